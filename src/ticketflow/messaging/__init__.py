@@ -1,0 +1,1 @@
+"""Event envelopes and the transactional outbox."""

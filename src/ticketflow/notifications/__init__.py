@@ -1,0 +1,1 @@
+"""Exactly-once *effects* on top of at-least-once delivery."""

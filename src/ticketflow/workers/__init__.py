@@ -1,0 +1,1 @@
+"""The notification worker: bounded retry policy, task registration, app factory."""
