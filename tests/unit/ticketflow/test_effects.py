@@ -1,0 +1,100 @@
+"""apply_notification_once: receipt + effect in one transaction (lesson 13)."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import create_engine, event, func, select
+from sqlalchemy.orm import Session, sessionmaker
+
+from tests.support.db import counts, ready_engine
+from tests.support.factories import make_envelope
+from ticketflow.db import Base, BusinessTask, NotificationReceipt
+from ticketflow.notifications.effects import SqlAlchemyEffectTransaction, apply_notification_once
+
+
+def test_second_delivery_is_a_no_op_on_plain_in_memory_sqlite() -> None:
+    # Exactly what EX-12-01 asks students to do: a bare create_engine("sqlite://").
+    engine = create_engine("sqlite://")
+    Base.metadata.create_all(engine)
+    transaction = SqlAlchemyEffectTransaction(engine)
+    envelope = make_envelope("evt-once")
+
+    assert apply_notification_once(envelope, transaction) is True
+    assert apply_notification_once(envelope, transaction) is False
+
+    with Session(engine) as session:
+        assert session.scalar(select(func.count()).select_from(NotificationReceipt)) == 1
+        assert session.scalar(select(func.count()).select_from(BusinessTask)) == 1
+
+
+def test_accepts_a_sessionmaker_and_keeps_the_payload() -> None:
+    engine = ready_engine()
+    transaction = SqlAlchemyEffectTransaction(sessionmaker(bind=engine))
+    envelope = make_envelope(payload={"ticket_id": 42, "tags": ["vip"]})
+    assert apply_notification_once(envelope, transaction)
+    with Session(engine) as session:
+        task = session.scalars(select(BusinessTask)).one()
+    assert (task.event_id, task.payload) == (envelope.event_id, {"ticket_id": 42, "tags": ["vip"]})
+
+
+def test_distinct_events_each_take_effect() -> None:
+    engine = ready_engine()
+    transaction = SqlAlchemyEffectTransaction(engine)
+    results = [apply_notification_once(make_envelope(f"e{n}"), transaction) for n in range(5)]
+    assert results == [True] * 5
+    assert counts(engine) == {"receipts": 5, "business_tasks": 5, "dead_letters": 0, "outbox": 0}
+
+
+def test_failure_between_receipt_and_effect_rolls_both_back() -> None:
+    engine = ready_engine()
+    transaction = SqlAlchemyEffectTransaction(engine)
+    envelope = make_envelope("evt-crash")
+    crashes = iter([True])
+
+    @event.listens_for(BusinessTask, "before_insert")
+    def crash_once(*_args: object) -> None:
+        if next(crashes, False):
+            raise ConnectionError("effect store went away")
+
+    try:
+        with pytest.raises(ConnectionError):
+            apply_notification_once(envelope, transaction)
+        assert counts(engine, envelope.event_id)["receipts"] == 0
+        assert apply_notification_once(envelope, transaction) is True
+    finally:
+        event.remove(BusinessTask, "before_insert", crash_once)
+    assert counts(engine, envelope.event_id) == {
+        "receipts": 1,
+        "business_tasks": 1,
+        "dead_letters": 0,
+        "outbox": 0,
+    }
+
+
+def test_rejects_a_non_envelope() -> None:
+    with pytest.raises(TypeError, match="EventEnvelope"):
+        apply_notification_once({"event_id": "x"}, SqlAlchemyEffectTransaction(ready_engine()))  # type: ignore[arg-type]
+
+
+def test_unit_of_work_rolls_back_unless_committed() -> None:
+    engine = ready_engine()
+    transaction = SqlAlchemyEffectTransaction(engine)
+    with transaction as uow:
+        uow.session.add(NotificationReceipt(event_id="not-committed", event_type="t"))
+        uow.session.flush()
+    with pytest.raises(RuntimeError, match="boom"), transaction as uow:
+        uow.session.add(NotificationReceipt(event_id="raised", event_type="t"))
+        uow.commit()
+        uow.session.add(NotificationReceipt(event_id="after-commit", event_type="t"))
+        raise RuntimeError("boom")
+    with Session(engine) as session:
+        ids = set(session.scalars(select(NotificationReceipt.event_id)))
+    assert ids == {"raised"}
+
+
+def test_unit_of_work_refuses_nested_use_and_use_outside_with() -> None:
+    transaction = SqlAlchemyEffectTransaction(ready_engine())
+    with pytest.raises(RuntimeError, match="with"):
+        _ = transaction.session
+    with transaction, pytest.raises(RuntimeError, match="already open"), transaction:
+        pass

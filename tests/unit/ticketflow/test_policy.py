@@ -1,0 +1,70 @@
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from ticketflow.workers.policy import BoundedRetryPolicy, RetryableTaskError, RetryDecision
+
+bounds = st.integers(min_value=0, max_value=12)
+delays = st.integers(min_value=1, max_value=3600)
+
+
+@given(max_retries=bounds, base=delays, retries=st.integers(min_value=0, max_value=20))
+def test_retryable_errors_back_off_exponentially_until_the_bound(
+    max_retries: int, base: int, retries: int
+) -> None:
+    policy = BoundedRetryPolicy(max_retries=max_retries, base_delay_seconds=base)
+    decision = policy.decision(RetryableTaskError("x"), retries_so_far=retries)
+    if retries < max_retries:
+        assert decision == RetryDecision(
+            retry=True, countdown_seconds=base * 2**retries, dead_letter=False
+        )
+    else:
+        assert decision == RetryDecision(retry=False, countdown_seconds=None, dead_letter=True)
+
+
+@given(max_retries=bounds, base=delays, retries=st.integers(min_value=0, max_value=20))
+def test_other_errors_are_dead_lettered_at_once(max_retries: int, base: int, retries: int) -> None:
+    policy = BoundedRetryPolicy(max_retries=max_retries, base_delay_seconds=base)
+    for error in (ValueError("bad"), KeyError("k"), RuntimeError("not retryable")):
+        assert policy.decision(error, retries_so_far=retries) == RetryDecision(False, None, True)
+
+
+@given(max_retries=bounds, base=delays)
+def test_exactly_max_retries_retries_are_granted(max_retries: int, base: int) -> None:
+    policy = BoundedRetryPolicy(max_retries=max_retries, base_delay_seconds=base)
+    granted = [
+        policy.decision(RetryableTaskError("x"), retries_so_far=n).countdown_seconds
+        for n in range(max_retries + 5)
+    ]
+    assert [c for c in granted if c is not None] == list(policy.countdowns())
+    assert len(policy.countdowns()) == max_retries
+
+
+def test_default_countdowns_are_the_course_table() -> None:
+    assert BoundedRetryPolicy().countdowns() == (5, 10, 20)
+
+
+def test_negative_retry_count_is_a_caller_bug() -> None:
+    with pytest.raises(ValueError, match="retries_so_far"):
+        BoundedRetryPolicy().decision(RetryableTaskError("x"), retries_so_far=-1)
+
+
+def test_decision_is_frozen() -> None:
+    decision = BoundedRetryPolicy().decision(RetryableTaskError("x"), retries_so_far=0)
+    with pytest.raises(AttributeError):
+        decision.retry = False  # type: ignore[misc]
+
+
+def test_policy_import_does_not_pull_celery_or_sqlalchemy() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, ticketflow.workers.tasks\n"
+        "heavy = [m for m in sys.modules if m.split('.')[0] in ('celery', 'sqlalchemy', 'kombu')]\n"
+        "print(heavy)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
