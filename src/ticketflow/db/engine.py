@@ -48,7 +48,6 @@ def create_engine_from_url(url: str | None = None, **kwargs: Any) -> Engine:
         engine = create_engine(resolved, connect_args=connect_args, **kwargs)
         _enable_sqlite_transactions(engine)
         return engine
-    kwargs.setdefault("pool_pre_ping", True)
     return create_engine(resolved, **kwargs)
 
 
