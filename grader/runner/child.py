@@ -1,0 +1,246 @@
+"""The student's process: final setup, the prelude, exec of the source, exit status.
+
+Exit status contract (what the verdict layer sees as ``Observations.exit_code``):
+
+* normal completion -> 0 (after non-daemon threads finished and atexit handlers ran);
+* ``SystemExit``: ``None`` -> 0, an int -> that int & 0xFF, anything else -> printed to
+  stderr, 1 (like CPython);
+* any other uncaught ``BaseException`` (``KeyboardInterrupt`` included) -> the trimmed
+  traceback on stderr, an ``uncaught`` report on the channel, exit 1;
+* ``os._exit(n)`` by the student -> n; a fatal signal -> ``signal`` set, ``exit_code`` None.
+"""
+
+from __future__ import annotations
+
+import atexit
+import builtins
+import io
+import linecache
+import os
+import signal
+import sys
+import threading
+import traceback
+import types
+from collections.abc import Sequence
+from typing import Any, NoReturn
+
+from grader.runner import sandbox
+from grader.runner.channel import Recorder
+from grader.runner.model import RunRequest, split_prelude
+from grader.runner.protocol import write_status
+
+#: Exit status of the child when the *runner's* setup failed (reported on the status pipe).
+SETUP_FAILED = 125
+CHANNEL_FD = 3
+#: Bound now: the student may replace these module attributes before we need them.
+_exit = os._exit
+_write = os.write
+_TracebackException = traceback.TracebackException
+_MAX_TRACEBACK = 64 * 1024
+
+
+def _arrange_fds(out_w: int, err_w: int, chan_w: int, stat_w: int) -> int:
+    high = [_dup_high(fd) for fd in (out_w, err_w, chan_w, stat_w)]
+    sandbox.close_fds_except(high)
+    devnull = os.open("/dev/null", os.O_RDONLY)
+    if devnull != 0:
+        os.dup2(devnull, 0)
+        os.close(devnull)
+    os.dup2(high[0], 1)
+    os.dup2(high[1], 2)
+    os.dup2(high[2], CHANNEL_FD, inheritable=False)
+    for fd in high[:3]:
+        os.close(fd)
+    return high[3]
+
+
+def _dup_high(fd: int) -> int:
+    import fcntl
+
+    return fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 10)
+
+
+def _fresh_stdio() -> None:
+    def stream(fd: int, mode: str, errors: str, line: bool) -> io.TextIOWrapper:
+        raw = io.FileIO(fd, mode, closefd=False)
+        buffered: io.BufferedIOBase
+        buffered = io.BufferedReader(raw) if mode == "r" else io.BufferedWriter(raw)
+        return io.TextIOWrapper(buffered, encoding="utf-8", errors=errors, line_buffering=line)
+
+    sys.stdin = sys.__stdin__ = stream(0, "r", "strict", False)
+    sys.stdout = sys.__stdout__ = stream(1, "w", "strict", False)
+    sys.stderr = sys.__stderr__ = stream(2, "w", "backslashreplace", True)
+
+
+def _run_prelude(spec: str, recorder: Recorder, args: dict[str, Any]) -> None:
+    import importlib
+
+    module_name, attr = split_prelude(spec)
+    target: Any = importlib.import_module(module_name)
+    for part in attr.split("."):
+        target = getattr(target, part)
+    target(recorder, **args)
+
+
+def main(
+    request: RunRequest,
+    *,
+    mode: str,
+    fds: tuple[int, int, int, int],
+    hide: Sequence[str],
+    workdir: str,
+) -> NoReturn:
+    """Entry point in the freshly forked student process; never returns."""
+    stat_fd, stage = fds[3], "setup"
+    try:
+        stat_fd = _arrange_fds(*fds)
+        _fresh_stdio()
+        atexit._clear()
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        recorder = Recorder(CHANNEL_FD)
+        stage = "prelude"
+        if request.prelude:
+            _run_prelude(request.prelude, recorder, dict(request.prelude_args))
+        stage = "setup"
+        path = os.path.join(workdir, request.filename)
+        if mode == "namespaces":
+            sandbox.hide(hide)
+            os.mkdir(workdir, 0o700)
+            os.chown(workdir, sandbox.NOBODY, sandbox.NOBODY)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(request.source)
+        if mode == "namespaces":
+            os.chown(path, sandbox.NOBODY, sandbox.NOBODY)
+            sandbox.drop_privileges()
+        sandbox.apply_rlimits(request.limits)
+        sandbox.scrub_environ(workdir)
+        os.chdir(workdir)
+        _prepare_interpreter(request.source, path, workdir)
+    except BaseException:
+        write_status(stat_fd, {"setup_error": traceback.format_exc(), "stage": stage})
+        _exit(SETUP_FAILED)
+    os.close(stat_fd)
+    _finish(_execute(request.source, path, request.filename, recorder))
+
+
+def _prepare_interpreter(source: str, path: str, workdir: str) -> None:
+    for name in list(sys.modules):
+        if name == "grader" or name.startswith("grader."):
+            del sys.modules[name]
+    linecache.cache[path] = (len(source), None, source.splitlines(True), path)
+    sys.argv = [os.path.basename(path)]
+    sys.path[0:0] = [workdir]
+    sys.dont_write_bytecode = True
+
+
+def _execute(source: str, path: str, display: str, recorder: Recorder) -> int:
+    main_module = types.ModuleType("__main__")
+    main_module.__file__ = path
+    main_module.__builtins__ = builtins
+    main_module.__cached__ = None
+    sys.modules["__main__"] = main_module
+    me = os.getpid()
+    try:
+        code = compile(source, path, "exec", dont_inherit=True)
+        exec(code, main_module.__dict__)
+    except SystemExit as exc:
+        return _exit_code(exc.code)
+    except BaseException as exc:
+        _report(exc, path, display, recorder, report=os.getpid() == me)
+        return 1
+    return 0
+
+
+def _exit_code(code: object) -> int:
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code & 0xFF
+    try:
+        text = str(code)
+    except BaseException:
+        text = "<unprintable exit value>"
+    _raw(2, text + "\n")
+    return 1
+
+
+def _raw(fd: int, text: str) -> None:
+    data = text.encode("utf-8", "backslashreplace")
+    try:
+        while data:
+            data = data[_write(fd, data) :]
+    except OSError:
+        pass
+
+
+def trimmed_traceback(exc: BaseException, path: str, display: str) -> tuple[str, int | None]:
+    """Traceback text with only the student's frames (renamed to ``display``), and the line."""
+    te = _TracebackException(type(exc), exc, exc.__traceback__, compact=True)
+    _trim(te, path, display, set())
+    text = "".join(te.format())
+    if len(text) > _MAX_TRACEBACK:
+        text = text[:4096] + "\n[... traceback trimmed ...]\n" + text[-(_MAX_TRACEBACK - 4096) :]
+    line = None
+    tb = exc.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == path:
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    if line is None and isinstance(exc, SyntaxError) and exc.filename == path:
+        line = exc.lineno
+    return text, line
+
+
+def _trim(te: traceback.TracebackException, path: str, display: str, seen: set[int]) -> None:
+    if id(te) in seen:
+        return
+    seen.add(id(te))
+    kept = [frame for frame in te.stack if frame.filename == path]
+    for frame in kept:
+        frame.filename = display
+    te.stack = traceback.StackSummary.from_list(kept)
+    if getattr(te, "filename", None) == path:
+        te.filename = display
+    for nested in (te.__cause__, te.__context__, *(getattr(te, "exceptions", None) or ())):
+        if nested is not None:
+            _trim(nested, path, display, seen)
+
+
+def _report(exc: BaseException, path: str, display: str, recorder: Recorder, report: bool) -> None:
+    try:
+        text, line = trimmed_traceback(exc, path, display)
+    except BaseException:
+        text, line = f"{type(exc).__name__}: <traceback unavailable>\n", None
+    _raw(2, text)
+    if not report:
+        return
+    try:
+        message = str(exc)
+    except BaseException:
+        message = "<unprintable>"
+    kind = type(exc)
+    recorder._report_uncaught(
+        {
+            "type": kind.__qualname__,
+            "module": kind.__module__,
+            "message": message[:8192],
+            "traceback": text,
+            "line": line,
+        }
+    )
+
+
+def _finish(code: int) -> NoReturn:
+    try:
+        threading._shutdown()  # type: ignore[attr-defined]  # wait for non-daemon threads
+        atexit._run_exitfuncs()
+        for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
+            try:
+                stream.flush()  # type: ignore[union-attr]
+            except BaseException:
+                pass
+    except BaseException:
+        pass
+    finally:
+        _exit(code)

@@ -1,0 +1,242 @@
+"""Caller side: start the host, send run requests, collect :class:`Observations`."""
+
+from __future__ import annotations
+
+import atexit
+import os
+import subprocess
+import sys
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from grader.runner.model import (
+    ISOLATION_MODES,
+    Observations,
+    PreludeError,
+    RunnerError,
+    RunRequest,
+)
+from grader.runner.protocol import FrameDecoder, encode, read_messages, write_all
+
+_GRADER_ROOT = str(Path(__file__).resolve().parents[2])
+_BOOTSTRAP = (
+    f"import sys; sys.path.insert(0, {_GRADER_ROOT!r}); "
+    "from grader.runner.host import main; main()"
+)
+#: The host (and so every run) starts from this environment, not the caller's: the student
+#: can read its process's initial environment block (/proc/self/environ) even after scrubbing.
+_HOST_ENV = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8"}
+#: Added to the longest wall limit in flight before the client gives up on the host.
+_ANSWER_SLACK = 15.0
+
+
+class ForkServer:
+    """A warm host process that forks one sandboxed child per run. Thread-safe (serialised).
+
+    ``preload``: modules imported once in the host (e.g. ``"sqlalchemy.orm"``) so runs skip
+    their import cost. ``hide``: paths covered in every run (namespaces mode only; in rlimits
+    mode they stay readable). ``isolation``: "auto" (strongest available), "namespaces"
+    (RunnerError if unavailable) or "rlimits". The chosen mode is ``self.isolation``.
+    """
+
+    def __init__(
+        self,
+        *,
+        preload: Sequence[str] = (),
+        hide: Sequence[str | Path] = (),
+        isolation: str = "auto",
+        startup_timeout: float = 120.0,
+    ) -> None:
+        if isolation not in (*ISOLATION_MODES, "auto"):
+            raise ValueError(f"isolation must be 'auto', 'namespaces' or 'rlimits': {isolation!r}")
+        self.preload = tuple(preload)
+        self.hide = tuple(str(Path(p).absolute()) for p in hide)
+        self._lock = threading.Lock()
+        self._decoder = FrameDecoder()
+        self._next_id = 0
+        self._owner = os.getpid()
+        self._broken: str | None = None
+        try:
+            self._proc = subprocess.Popen(
+                [sys.executable, "-I", "-c", _BOOTSTRAP],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                env=_HOST_ENV,
+                cwd="/",
+                start_new_session=True,
+            )
+        except OSError as exc:
+            raise RunnerError(f"could not start the runner host: {exc}") from exc
+        sys_path = [os.path.abspath(p) if p else os.getcwd() for p in sys.path]
+        hello = {
+            "op": "hello",
+            "preload": list(self.preload),
+            "hide": list(self.hide),
+            "isolation": isolation,
+            "sys_path": [_GRADER_ROOT, *sys_path],
+        }
+        try:
+            self._send(hello)
+            ready = self._receive(startup_timeout)[0]
+        except RunnerError:
+            self.close()
+            raise
+        if ready.get("op") != "ready":
+            self.close()
+            raise RunnerError(f"runner host failed to start: {ready.get('message', ready)}")
+        self.isolation: str = str(ready["isolation"])
+        self.pid: int = int(ready["pid"])
+
+    # -- public API --------------------------------------------------------------------
+
+    def run(self, request: RunRequest) -> Observations:
+        return self.run_many([request], max_parallel=1)[0]
+
+    def run_many(
+        self, requests: Sequence[RunRequest], *, max_parallel: int = 2
+    ) -> list[Observations]:
+        """Run all requests (at most ``max_parallel`` at once); results in request order.
+
+        Raises :class:`PreludeError` / :class:`RunnerError` after every started run ended if
+        any run could not be set up (the first such error).
+        """
+        if max_parallel < 1:
+            raise ValueError("max_parallel must be >= 1")
+        with self._lock:
+            self._check_usable()
+            results: list[Observations | None] = [None] * len(requests)
+            errors: list[RunnerError] = []
+            queue = list(enumerate(requests))
+            queue.reverse()
+            inflight: dict[int, tuple[int, RunRequest]] = {}
+            try:
+                while queue or inflight:
+                    while queue and len(inflight) < max_parallel:
+                        index, request = queue.pop()
+                        self._next_id += 1
+                        inflight[self._next_id] = (index, request)
+                        self._send({"op": "run", "id": self._next_id, "request": request.to_json()})
+                    wall = max(r.limits.wall_seconds for _, r in inflight.values())
+                    for message in self._receive(wall + _ANSWER_SLACK):
+                        slot = inflight.pop(int(message.get("id", -1)), None)
+                        if slot is None:
+                            raise RunnerError(f"protocol broken: unexpected message {message}")
+                        index = slot[0]
+                        if message.get("op") == "result":
+                            results[index] = Observations.from_json(message["observations"])
+                        else:
+                            cls = PreludeError if message.get("kind") == "prelude" else RunnerError
+                            errors.append(cls(str(message.get("message", "run failed"))))
+            except (RunnerError, KeyError, TypeError, ValueError) as exc:
+                self._fail(f"{exc}")
+                raise exc if isinstance(exc, RunnerError) else RunnerError(str(exc)) from exc
+            if errors:
+                raise errors[0]
+            return [r for r in results if r is not None]
+
+    @property
+    def alive(self) -> bool:
+        return self._broken is None and self._proc.poll() is None and os.getpid() == self._owner
+
+    def close(self) -> None:
+        proc = self._proc
+        if proc.stdin and not proc.stdin.closed:
+            try:
+                write_all(proc.stdin.fileno(), encode({"op": "shutdown"}))
+            except (RunnerError, OSError, ValueError):
+                pass
+            try:
+                proc.stdin.close()
+            except OSError:
+                pass
+        try:
+            proc.wait(timeout=2.0)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        if proc.stdout and not proc.stdout.closed:
+            proc.stdout.close()
+        self._broken = self._broken or "closed"
+
+    def __enter__(self) -> ForkServer:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    # -- plumbing ------------------------------------------------------------------------
+
+    def _check_usable(self) -> None:
+        if os.getpid() != self._owner:
+            raise RunnerError("this ForkServer belongs to another process (used after fork)")
+        if self._broken is not None:
+            raise RunnerError(f"runner host is not usable: {self._broken}")
+        if self._proc.poll() is not None:
+            raise RunnerError(f"runner host exited with status {self._proc.returncode}")
+
+    def _send(self, message: dict[str, Any]) -> None:
+        assert self._proc.stdin is not None
+        write_all(self._proc.stdin.fileno(), encode(message))
+
+    def _receive(self, timeout: float) -> list[dict[str, Any]]:
+        assert self._proc.stdout is not None
+        return read_messages(self._proc.stdout.fileno(), self._decoder, timeout)
+
+    def _fail(self, reason: str) -> None:
+        self._broken = reason
+        if self._proc.poll() is None:
+            self._proc.kill()
+        self.close()
+
+
+def run_once(
+    request: RunRequest,
+    *,
+    preload: Sequence[str] = (),
+    hide: Sequence[str | Path] = (),
+    isolation: str = "auto",
+) -> Observations:
+    """Start a host, run one request, stop the host."""
+    with ForkServer(preload=preload, hide=hide, isolation=isolation) as server:
+        return server.run(request)
+
+
+_shared_lock = threading.Lock()
+_shared: tuple[tuple[Any, ...], ForkServer] | None = None
+
+
+def shared_fork_server(preload: Sequence[str], hide: Sequence[str | Path] = ()) -> ForkServer:
+    """A process-wide cached server (isolation "auto"), e.g. for a warm notebook kernel.
+
+    Restarted when it died, when ``preload``/``hide`` differ from the cached one, or after a
+    fork of this process; closed at interpreter exit.
+    """
+    global _shared
+    key = (tuple(preload), tuple(str(Path(p).absolute()) for p in hide), os.getpid())
+    with _shared_lock:
+        if _shared is not None:
+            cached_key, server = _shared
+            if cached_key == key and server.alive:
+                return server
+            if cached_key[2] == os.getpid():
+                server.close()
+            _shared = None
+        server = ForkServer(preload=preload, hide=hide)
+        _shared = (key, server)
+        return server
+
+
+@atexit.register
+def _close_shared() -> None:
+    global _shared
+    if _shared is not None and _shared[0][2] == os.getpid():
+        _shared[1].close()
+    _shared = None

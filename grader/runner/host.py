@@ -1,0 +1,370 @@
+"""The fork-server host: imports ``preload`` once, then serves runs over a framed JSON pipe.
+
+Started by :class:`grader.runner.client.ForkServer` as a fresh ``python -I`` process with a
+minimal environment. Messages (client -> host): ``hello`` (first), ``run``, ``shutdown``;
+(host -> client): ``ready`` or ``fatal``, then ``result`` / ``error`` per run id.
+Single-threaded: one selector loop multiplexes every active run's pipes, the SIGCHLD wakeup
+fd and the client pipe; output to the client is buffered so neither side can deadlock.
+"""
+
+from __future__ import annotations
+
+import gc
+import importlib
+import json
+import os
+import selectors
+import shutil
+import signal
+import sys
+import time
+import traceback
+from dataclasses import dataclass, field
+from typing import Any
+
+from grader.runner import sandbox, spawn
+from grader.runner.channel import ChannelReader
+from grader.runner.model import Observations, RunnerError, RunRequest
+from grader.runner.protocol import FrameDecoder, encode, write_all
+
+#: After the run's top process exited, how long to wait for its pipes to reach EOF.
+DRAIN_GRACE = 1.0
+
+
+@dataclass
+class Run:
+    rid: int
+    request: RunRequest
+    proc: spawn.Launched
+    started: float
+    open_fds: dict[int, str]
+    channel: ChannelReader
+    out: bytearray = field(default_factory=bytearray)
+    err: bytearray = field(default_factory=bytearray)
+    out_truncated: bool = False
+    err_truncated: bool = False
+    status_lines: bytearray = field(default_factory=bytearray)
+    top_status: int | None = None
+    ended: float | None = None
+    kill_reason: str | None = None
+    student_pid: int | None = None
+
+    @property
+    def deadline(self) -> float:
+        return self.started + self.request.limits.wall_seconds
+
+
+class Host:
+    def __init__(self, in_fd: int, out_fd: int, mode: str, hide: list[str]) -> None:
+        self.in_fd, self.out_fd, self.mode, self.hide = in_fd, out_fd, mode, hide
+        self.plan = sandbox.overlay_plan(sandbox.needed_paths()) if mode == "namespaces" else {}
+        self.sel = selectors.DefaultSelector()
+        self.decoder = FrameDecoder()
+        self.outbuf = bytearray()
+        self.runs: dict[int, Run] = {}  # by top pid
+        self.by_fd: dict[int, Run] = {}
+        self.closing = False
+        self.wake_r, wake_w = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
+        signal.signal(signal.SIGCHLD, lambda *_: None)
+        signal.set_wakeup_fd(wake_w, warn_on_full_buffer=False)
+        os.set_blocking(in_fd, False)
+        os.set_blocking(out_fd, False)
+        self.sel.register(in_fd, selectors.EVENT_READ)
+        self.sel.register(self.wake_r, selectors.EVENT_READ)
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.outbuf += encode(message)
+
+    def serve(self) -> None:
+        while not (self.closing and not self.runs and not self.outbuf):
+            self._flush()
+            now = time.monotonic()
+            waits = [r.deadline - now for r in self.runs.values() if r.kill_reason is None]
+            waits += [r.ended + DRAIN_GRACE - now for r in self.runs.values() if r.ended]
+            timeout = max(0.0, min(waits)) if waits else None
+            for key, _ in self.sel.select(timeout):
+                self._on_ready(key.fd)
+            self._reap()
+            self._check_runs()
+
+    def _on_ready(self, fd: int) -> None:
+        if fd == self.in_fd:
+            self._read_client()
+        elif fd == self.wake_r:
+            while True:
+                try:
+                    if not os.read(fd, 4096):
+                        break
+                except BlockingIOError:
+                    break
+        elif fd == self.out_fd:
+            self._flush()
+        elif fd in self.by_fd:
+            self._read_run(self.by_fd[fd], fd)
+
+    def _read_client(self) -> None:
+        try:
+            data = os.read(self.in_fd, 1 << 16)
+        except BlockingIOError:
+            return
+        if not data:  # the client is gone: kill everything and leave
+            self.sel.unregister(self.in_fd)
+            self.closing = True
+            self.outbuf.clear()
+            for run in self.runs.values():
+                self._kill(run, "shutdown")
+            return
+        for message in self.decoder.feed(data):
+            op = message.get("op")
+            if op == "run":
+                self._start(int(message["id"]), message["request"])
+            elif op == "shutdown":
+                self.closing = True
+
+    def _start(self, rid: int, payload: dict[str, Any]) -> None:
+        try:
+            request = RunRequest.from_json(payload)
+            proc = spawn.launch(request, mode=self.mode, hide=self.hide, plan=self.plan)
+        except Exception as exc:
+            self.send({"op": "error", "id": rid, "message": f"could not start run: {exc!r}"})
+            return
+        fds = {proc.out_r: "out", proc.err_r: "err", proc.chan_r: "chan", proc.stat_r: "stat"}
+        channel = ChannelReader(request.limits.record_bytes)
+        run = Run(rid, request, proc, time.monotonic(), fds, channel)
+        self.runs[proc.top] = run
+        for fd in fds:
+            os.set_blocking(fd, False)
+            self.by_fd[fd] = run
+            self.sel.register(fd, selectors.EVENT_READ)
+
+    def _read_run(self, run: Run, fd: int) -> bool:
+        """Read one chunk; False when nothing more is available right now (or EOF)."""
+        try:
+            data = os.read(fd, 1 << 16)
+        except BlockingIOError:
+            return False
+        kind = run.open_fds[fd]
+        if not data:
+            self._close_fd(run, fd)
+            return False
+        if kind == "chan":
+            run.channel.feed(data)
+        elif kind == "stat":
+            run.status_lines += data[: (1 << 20) - len(run.status_lines)]
+        else:
+            buf = run.out if kind == "out" else run.err
+            room = max(0, run.request.limits.output_bytes - len(buf))
+            buf += data[:room]
+            if len(data) > room:
+                if kind == "out":
+                    run.out_truncated = True
+                else:
+                    run.err_truncated = True
+                self._kill(run, "output")
+        return True
+
+    def _close_fd(self, run: Run, fd: int) -> None:
+        self.sel.unregister(fd)
+        os.close(fd)
+        del run.open_fds[fd]
+        del self.by_fd[fd]
+
+    def _kill(self, run: Run, reason: str) -> None:
+        if run.kill_reason is None:
+            run.kill_reason = reason
+        for target in (run.proc.top, -(run.student_pid or 0)):
+            if target:
+                try:
+                    os.kill(target, signal.SIGKILL)
+                except OSError:
+                    pass
+
+    def _reap(self) -> None:
+        while True:
+            try:
+                pid, status = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                return
+            if pid == 0:
+                return
+            run = self.runs.get(pid)
+            if run is not None and run.top_status is None:
+                run.top_status, run.ended = status, time.monotonic()
+
+    def _check_runs(self) -> None:
+        now = time.monotonic()
+        for run in list(self.runs.values()):
+            self._parse_status(run)
+            if run.kill_reason is None and now >= run.deadline:
+                self._kill(run, "wall")
+            if run.ended is None:
+                continue
+            if run.open_fds and now < run.ended + DRAIN_GRACE:
+                continue
+            if self.mode == "rlimits":
+                spawn.sweep(os.getpid(), exclude=set(self.runs))
+            for fd in list(run.open_fds):
+                for _ in range(64):  # bounded: a leftover writer cannot keep us here
+                    if not self._read_run(run, fd):
+                        break
+                if fd in run.open_fds:
+                    self._close_fd(run, fd)
+            del self.runs[run.proc.top]
+            if run.proc.workdir:
+                shutil.rmtree(run.proc.workdir, ignore_errors=True)
+            self.send(finish(run, self.mode))
+
+    def _parse_status(self, run: Run) -> None:
+        if run.student_pid is None and b"\n" in run.status_lines:
+            for line in run.status_lines.splitlines():
+                try:
+                    message = json.loads(line)
+                except ValueError:
+                    continue
+                if isinstance(message, dict) and isinstance(message.get("started"), int):
+                    run.student_pid = message["started"]
+
+    def _flush(self) -> None:
+        if self.outbuf:
+            try:
+                n = os.write(self.out_fd, self.outbuf)
+                del self.outbuf[:n]
+            except BlockingIOError:
+                pass
+            except BrokenPipeError:
+                self.outbuf.clear()
+                self.closing = True
+        registered = self.out_fd in self.sel.get_map()
+        if self.outbuf and not registered:
+            self.sel.register(self.out_fd, selectors.EVENT_WRITE)
+        elif not self.outbuf and registered:
+            self.sel.unregister(self.out_fd)
+
+
+def finish(run: Run, mode: str) -> dict[str, Any]:
+    """Turn what was collected about a finished run into a ``result`` or ``error`` message."""
+    status: dict[str, Any] = {}
+    for line in run.status_lines.splitlines():
+        try:
+            message = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(message, dict):
+            status.update(message)
+    if "setup_error" in status:
+        kind = "prelude" if status.get("stage") == "prelude" else "setup"
+        return {"op": "error", "id": run.rid, "kind": kind, "message": status["setup_error"]}
+    channel = run.channel
+    channel.close()
+    exit_code: int | None = None
+    sig: int | None = None
+    kill_reason = run.kill_reason
+    raw = status.get("exit")
+    if isinstance(raw, int):  # the supervisor saw the student's main process end by itself
+        exit_code, sig = _decode(raw)
+        if kill_reason == "wall":
+            kill_reason = None
+    elif kill_reason is not None:
+        sig = signal.SIGKILL
+    elif run.top_status is not None:  # supervisor gone without a report (rlimits: killed)
+        exit_code, sig = _decode(run.top_status)
+    cpu = status.get("cpu") if isinstance(status.get("cpu"), float) else None
+    limits = run.request.limits
+    uncaught = channel.uncaught if exit_code == 1 else None
+    obs = Observations(
+        exit_code=exit_code,
+        signal=sig,
+        timed_out=kill_reason == "wall",
+        limit_hit=classify(kill_reason, sig, uncaught, cpu, limits.cpu_seconds),
+        stdout=run.out.decode("utf-8", "replace"),
+        stderr=run.err.decode("utf-8", "replace"),
+        stdout_truncated=run.out_truncated,
+        stderr_truncated=run.err_truncated,
+        records=tuple(channel.records),
+        uncaught=uncaught,
+        wall_seconds=round((run.ended or time.monotonic()) - run.started, 6),
+        isolation=mode,
+        records_dropped=channel.dropped,
+        records_truncated=channel.truncated,
+        cpu_time=cpu,
+        max_rss_bytes=status.get("maxrss") if isinstance(status.get("maxrss"), int) else None,
+    )
+    return {"op": "result", "id": run.rid, "observations": obs.to_json()}
+
+
+def _decode(status: int) -> tuple[int | None, int | None]:
+    if os.WIFEXITED(status):
+        return os.WEXITSTATUS(status), None
+    if os.WIFSIGNALED(status):
+        return None, os.WTERMSIG(status)
+    return None, None
+
+
+def classify(
+    kill_reason: str | None,
+    sig: int | None,
+    uncaught: dict[str, Any] | None,
+    cpu: float | None,
+    cpu_limit: int,
+) -> str | None:
+    """Best-effort name of the limit that ended the run (``None`` if none is evident)."""
+    if kill_reason in ("output", "wall"):
+        return kill_reason
+    if sig == signal.SIGXCPU or (sig == signal.SIGKILL and cpu is not None and cpu >= cpu_limit):
+        return "cpu"
+    if sig == signal.SIGXFSZ:
+        return "file_size"
+    if uncaught:
+        kind, message = str(uncaught.get("type")), str(uncaught.get("message"))
+        text = str(uncaught.get("traceback"))
+        if kind == "MemoryError":
+            return "memory"
+        if "[Errno 27]" in message:
+            return "file_size"
+        if kind == "BlockingIOError" and "fork" in text or "can't start new thread" in message:
+            return "processes"
+    return None
+
+
+def main() -> None:
+    """Entry point of the host process (see ``client._BOOTSTRAP``)."""
+    in_fd, out_fd = os.dup(0), os.dup(1)
+    null = os.open(os.devnull, os.O_RDWR)
+    os.dup2(null, 0)
+    os.dup2(null, 1)
+    os.close(null)
+    decoder = FrameDecoder()
+    hello: dict[str, Any] = {}
+    while not hello:
+        chunk = os.read(in_fd, 1 << 16)
+        if not chunk:
+            return
+        messages = decoder.feed(chunk)
+        hello = messages[0] if messages else {}
+    try:
+        sys.path[:] = [p for p in hello.get("sys_path", sys.path) if isinstance(p, str)]
+        mode = choose_isolation(str(hello.get("isolation", "auto")))
+        for name in hello.get("preload", ()):
+            importlib.import_module(name)
+        hide = [os.path.abspath(p) for p in hello.get("hide", ())]
+        sandbox.prctl(sandbox.PR_SET_CHILD_SUBREAPER, 1)
+        host = Host(in_fd, out_fd, mode, hide)
+    except BaseException as exc:
+        text = str(exc) if isinstance(exc, RunnerError) else traceback.format_exc()
+        write_all(out_fd, encode({"op": "fatal", "message": text}))
+        return
+    gc.collect()
+    gc.freeze()  # forked children then do not touch (copy) every old object's page
+    host.send({"op": "ready", "isolation": mode, "pid": os.getpid()})
+    host.serve()
+
+
+def choose_isolation(requested: str) -> str:
+    if requested == "rlimits":
+        return "rlimits"
+    reason = sandbox.namespaces_unavailable()
+    if reason is None:
+        return "namespaces"
+    if requested == "namespaces":
+        raise RunnerError(f"isolation='namespaces' is not available: {reason}")
+    return "rlimits"

@@ -1,0 +1,96 @@
+"""Framing of the client <-> host pipe: 4-byte big-endian length + one UTF-8 JSON object.
+
+JSON only, never pickle: the host must not execute anything because of what it reads.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import struct
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from grader.runner.model import RunnerError
+
+_HEADER = struct.Struct(">I")
+#: Largest frame either side accepts (a request carries source text; a result two capped streams).
+MAX_FRAME = 64 << 20
+
+
+def encode(message: Mapping[str, Any]) -> bytes:
+    body = json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    if len(body) > MAX_FRAME:
+        raise RunnerError(f"message of {len(body)} bytes exceeds the {MAX_FRAME}-byte frame cap")
+    return _HEADER.pack(len(body)) + body
+
+
+class FrameDecoder:
+    """Incremental decoder: feed it bytes as they arrive, get whole messages back."""
+
+    def __init__(self) -> None:
+        self._buf = bytearray()
+
+    def feed(self, data: bytes) -> list[dict[str, Any]]:
+        self._buf += data
+        out: list[dict[str, Any]] = []
+        while len(self._buf) >= _HEADER.size:
+            (size,) = _HEADER.unpack_from(self._buf)
+            if size > MAX_FRAME:
+                raise RunnerError(f"protocol broken: frame of {size} bytes announced")
+            end = _HEADER.size + size
+            if len(self._buf) < end:
+                break
+            body = bytes(self._buf[_HEADER.size : end])
+            del self._buf[:end]
+            try:
+                message = json.loads(body)
+            except ValueError as exc:
+                raise RunnerError(f"protocol broken: bad JSON frame ({exc})") from None
+            if not isinstance(message, dict):
+                raise RunnerError("protocol broken: frame is not a JSON object")
+            out.append(message)
+        return out
+
+    @property
+    def pending(self) -> int:
+        return len(self._buf)
+
+
+def write_all(fd: int, data: bytes) -> None:
+    """Blocking write of the whole buffer (EPIPE surfaces as RunnerError)."""
+    view = memoryview(data)
+    try:
+        while view:
+            n = os.write(fd, view)
+            view = view[n:]
+    except (BrokenPipeError, ConnectionResetError) as exc:
+        raise RunnerError("runner host pipe closed") from exc
+
+
+def read_messages(fd: int, decoder: FrameDecoder, timeout: float | None) -> list[dict[str, Any]]:
+    """Block until at least one whole message arrived (or raise on EOF/timeout)."""
+    deadline = None if timeout is None else time.monotonic() + timeout
+    while True:
+        remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
+        ready, _, _ = select.select([fd], [], [], remaining)
+        if not ready:
+            raise RunnerError(f"runner host did not answer within {timeout:.1f} s")
+        chunk = os.read(fd, 1 << 16)
+        if not chunk:
+            raise RunnerError("runner host exited unexpectedly (EOF on its pipe)")
+        messages = decoder.feed(chunk)
+        if messages:
+            return messages
+
+
+def write_status(fd: int, message: Mapping[str, Any]) -> None:
+    """One JSON line on a run's status pipe (written only by trusted supervisor code)."""
+    data = (json.dumps(message) + "\n").encode()
+    try:
+        while data:
+            data = data[os.write(fd, data) :]
+    except OSError:
+        pass

@@ -1,0 +1,343 @@
+"""Kernel-level confinement of one run: namespaces, mounts, privileges, rlimits.
+
+Security model
+==============
+
+Trusted: the caller, the host process (root in "namespaces" mode), the per-run supervisor
+processes and the prelude (exercise code). Untrusted: the student's source and everything it
+starts. Nothing here is a secret boundary *inside* the student's process: the prelude's
+monkeypatches, ``prelude_args``, the channel fd and every object the host had in memory
+when it forked are readable by the student's code. Only the host's own observations
+(waitpid status, rusage, timing, captured bytes) are trustworthy.
+
+"namespaces" (root; default when available). Per run: new mount, PID, network, IPC and UTS
+namespaces; the student runs as ``nobody`` (65534, no supplementary groups, no
+capabilities, ``PR_SET_NO_NEW_PRIVS``) in a child of the namespace's PID 1.
+
+* Prevents: writing anything persistent (every mount is read-only; /tmp, /var/tmp and
+  /dev/shm are fresh size-limited tmpfs discarded with the run); reading ``hide`` paths
+  (an empty read-only tmpfs, or /dev/null for a file, is mounted over them); any network
+  (the new network namespace has only a down loopback, so TCP to 127.0.0.1:5432 fails and
+  abstract unix sockets of the machine are out of reach); connecting to local services'
+  unix sockets under /run (an empty tmpfs covers /run); seeing or signalling processes
+  outside the run, including the other run executing in parallel; ptracing, signalling or
+  reading the fds of the root supervisor (PID 1 of the namespace), so the exit status and
+  rusage it reports are truthful; leaving processes behind: when the student's main process
+  exits or the host kills the run, PID 1 exits and the kernel kills every process of the
+  namespace (setsid, double fork and daemon threads included).
+* Leaves open: reading every world-readable file that is not hidden (the course tree, the
+  venv, /etc); CPU and memory use up to the rlimits, and RLIMIT_AS is per process, so up to
+  ``max_processes`` processes may each use ``memory_bytes`` (no cgroup); RLIMIT_NPROC counts
+  every process of uid 65534 on the machine, so two parallel runs share the budget;
+  kernel attack surface (no seccomp filter; unprivileged user namespaces stay allowed, but
+  inherited mounts are locked so they cannot reveal hidden paths); world-accessible unix
+  sockets outside /run, /tmp, /var/tmp and /dev/shm; lying on the observation channel.
+
+Mount order inside the namespace (the prelude needs files that get hidden later):
+mounts made private -> directories on the way to the Python installation that ``nobody``
+cannot traverse (e.g. /root, mode 0700) are covered by a tmpfs into which only the needed
+trees are bind-mounted -> everything read-only -> fresh tmpfs on /tmp, /var/tmp, /dev/shm,
+empty /run -> fresh /proc -> *prelude is imported and called, as root, with hide paths still
+visible* -> hide paths covered -> workdir created -> privileges dropped -> rlimits -> student.
+
+"rlimits" (fallback when not root or namespaces are unavailable; ``isolation="rlimits"``
+forces it). The student runs with the host's uid in a new session, with rlimits, a scrubbed
+environment and a throwaway workdir; a per-run supervisor (a child subreaper) and the host
+(also a subreaper) kill whatever the run left behind.
+
+* Prevents: runaway CPU/memory/output/file size per process, and processes surviving the run
+  (best effort: orphans re-parent to the supervisor or the host and are killed).
+* Leaves open: everything the host's uid may do: reading the solutions and ``hide`` paths
+  (they are NOT hidden), writing anywhere that uid can write (/tmp, the repository when run
+  as its owner), the network and local databases, killing or ptracing the supervisor and
+  forging its status report; as root, RLIMIT_NPROC is not enforced by the kernel at all.
+  Use it for development, never to grade untrusted submissions.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import resource
+import sys
+from collections.abc import Iterable, Sequence
+
+from grader.runner.model import Limits
+
+NOBODY = 65534
+
+CLONE_NEWNS = 0x00020000
+CLONE_NEWUTS = 0x04000000
+CLONE_NEWIPC = 0x08000000
+CLONE_NEWPID = 0x20000000
+CLONE_NEWNET = 0x40000000
+NS_FLAGS = CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWPID | CLONE_NEWNET
+
+MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 1, 2, 4, 8
+MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = 32, 4096, 16384, 1 << 18
+_SAFE = MS_NOSUID | MS_NODEV
+
+PR_SET_PDEATHSIG, PR_SET_CHILD_SUBREAPER, PR_SET_NO_NEW_PRIVS = 1, 36, 38
+
+#: Fresh writable tmpfs per run.
+TMPFS_DIRS = ("/tmp", "/var/tmp", "/dev/shm")
+#: Covered by an empty read-only tmpfs: local services' unix sockets (trust-auth databases).
+EMPTY_DIRS = ("/run",)
+
+_libc: ctypes.CDLL | None = None
+
+
+def libc() -> ctypes.CDLL:
+    global _libc
+    if _libc is None:
+        lib = ctypes.CDLL(None, use_errno=True)
+        lib.mount.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p]
+        lib.mount.argtypes += [ctypes.c_ulong, ctypes.c_char_p]
+        lib.prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong]
+        lib.prctl.argtypes += [ctypes.c_ulong, ctypes.c_ulong]
+        _libc = lib
+    return _libc
+
+
+def _check(result: int, what: str) -> None:
+    if result != 0:
+        err = ctypes.get_errno()
+        raise OSError(err, f"{what}: {os.strerror(err)}")
+
+
+def prctl(option: int, arg: int) -> None:
+    _check(libc().prctl(option, arg, 0, 0, 0), f"prctl({option})")
+
+
+def unshare(flags: int) -> None:
+    _check(libc().unshare(flags), "unshare")
+
+
+def mount(source: str | None, target: str, fstype: str | None, flags: int, data: str | None) -> None:
+    def enc(s: str | None) -> bytes | None:
+        return None if s is None else os.fsencode(s)
+
+    rc = libc().mount(enc(source), enc(target), enc(fstype), flags, enc(data))
+    _check(rc, f"mount {target}")
+
+
+def die_with_parent(expected_parent: int) -> None:
+    """SIGKILL this process when its parent dies (and bail out if that already happened)."""
+    prctl(PR_SET_PDEATHSIG, 9)
+    if os.getppid() != expected_parent:
+        os._exit(137)
+
+
+def close_fds_except(keep: Iterable[int]) -> None:
+    low = 0
+    for fd in sorted({*keep, 1 << 20}):
+        if fd > low:
+            os.closerange(low, fd)
+        low = fd + 1
+
+
+# -- which directories nobody needs to reach -----------------------------------------------
+
+
+def _traversable(st: os.stat_result) -> bool:
+    if st.st_uid == NOBODY:
+        return bool(st.st_mode & 0o100)
+    if st.st_gid == NOBODY:
+        return bool(st.st_mode & 0o010)
+    return bool(st.st_mode & 0o001)
+
+
+def _under(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip("/") + "/")
+
+
+def needed_paths() -> list[str]:
+    """Directories the student's interpreter must read: sys.path, prefixes, loaded packages."""
+    found: set[str] = set()
+    candidates = [*sys.path, sys.prefix, sys.base_prefix, sys.exec_prefix]
+    candidates.append(os.path.dirname(os.path.realpath(sys.executable)))
+    for module in list(sys.modules.values()):
+        spec_file = getattr(module, "__file__", None)
+        if isinstance(spec_file, str):
+            candidates.append(os.path.dirname(os.path.dirname(spec_file)))
+    for entry in candidates:
+        if not entry:
+            continue
+        real = os.path.realpath(entry)
+        if os.path.isdir(real):
+            found.add(real)
+    result: list[str] = []
+    for path in sorted(found):
+        if not any(_under(path, kept) for kept in result):
+            result.append(path)
+    return result
+
+
+def overlay_plan(paths: Sequence[str]) -> dict[str, list[str]]:
+    """``{dir_to_cover_with_tmpfs: [paths to bind back inside it]}``.
+
+    Covers the top-most ancestor that uid ``nobody`` cannot traverse (e.g. /root) and the
+    per-run tmpfs dirs, re-exposing only the needed trees (read-only).
+    """
+    plan: dict[str, list[str]] = {d: [] for d in (*TMPFS_DIRS, *EMPTY_DIRS)}
+    for path in paths:
+        covered = [d for d in plan if _under(path, d) and d in (*TMPFS_DIRS, *EMPTY_DIRS)]
+        if covered:
+            plan[covered[0]].append(path)
+            continue
+        current = ""
+        for part in path.strip("/").split("/")[:-1]:
+            current += "/" + part
+            try:
+                if not _traversable(os.stat(current)):
+                    plan.setdefault(current, []).append(path)
+                    break
+            except OSError:
+                break
+    return plan
+
+
+# -- inside the namespace ---------------------------------------------------------------
+
+
+def _mkdirs(path: str) -> None:
+    current = ""
+    for part in path.strip("/").split("/"):
+        current += "/" + part
+        if not os.path.isdir(current):
+            os.mkdir(current)
+            os.chmod(current, 0o755)
+
+
+def _overlay(target: str, keep: Sequence[str], flags: int, options: str) -> None:
+    fds = [(p, os.open(p, os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)) for p in keep]
+    mount("tmpfs", target, "tmpfs", flags & ~MS_RDONLY | _SAFE, options)
+    for path, fd in fds:
+        _mkdirs(path)
+        mount(f"/proc/self/fd/{fd}", path, None, MS_BIND | MS_REC, None)
+        mount(None, path, None, MS_REMOUNT | MS_BIND | MS_RDONLY | _SAFE, None)
+        os.close(fd)
+    if flags & MS_RDONLY:
+        mount(None, target, None, MS_REMOUNT | MS_RDONLY | _SAFE, options)
+
+
+class _MountAttr(ctypes.Structure):
+    _fields_ = [(n, ctypes.c_uint64) for n in ("attr_set", "attr_clr", "propagation", "userns")]
+
+
+def _all_read_only() -> None:
+    attr = _MountAttr(1, 0, 0, 0)  # MOUNT_ATTR_RDONLY
+    rc = libc().syscall(442, -100, b"/", 0x8000, ctypes.byref(attr), ctypes.c_size_t(32))
+    if rc == 0:  # mount_setattr(AT_FDCWD, "/", AT_RECURSIVE, ...) since Linux 5.12
+        return
+    with open("/proc/self/mountinfo", encoding="utf-8") as f:
+        points = [line.split()[4] for line in f]
+    for raw in points:
+        point = raw.encode().decode("unicode_escape")
+        try:
+            st = os.statvfs(point)
+        except OSError:
+            continue
+        keep = st.f_flag & (MS_NOSUID | MS_NODEV | MS_NOEXEC)
+        try:
+            mount(None, point, None, MS_REMOUNT | MS_BIND | MS_RDONLY | keep, None)
+        except OSError:
+            pass
+
+
+def prepare_mounts(plan: dict[str, list[str]], tmpfs_bytes: int) -> None:
+    """Runs as root in PID 1 of the fresh namespaces, before the prelude."""
+    mount(None, "/", None, MS_REC | MS_PRIVATE, None)
+    special = (*TMPFS_DIRS, *EMPTY_DIRS)
+    for target, keep in plan.items():
+        if target not in special:
+            _overlay(target, keep, MS_RDONLY, "size=1m,mode=0755")
+    _all_read_only()
+    for target in special:
+        if os.path.isdir(target) and not os.path.islink(target):
+            if target in TMPFS_DIRS:
+                _overlay(target, plan.get(target, []), 0, f"size={tmpfs_bytes},mode=1777")
+            else:
+                _overlay(target, plan.get(target, []), MS_RDONLY, "size=4k,mode=0755")
+    try:
+        mount("proc", "/proc", "proc", _SAFE | MS_NOEXEC, None)
+    except OSError:
+        pass  # documented: the host's /proc stays visible (pids of this namespace differ)
+
+
+def hide(paths: Iterable[str]) -> None:
+    """Cover each existing path: a directory with an empty read-only tmpfs, a file with /dev/null."""
+    for path in paths:
+        real = os.path.realpath(path)
+        if os.path.isdir(real):
+            mount("tmpfs", real, "tmpfs", MS_RDONLY | _SAFE | MS_NOEXEC, "size=4k,mode=0555")
+        elif os.path.exists(real):
+            mount("/dev/null", real, None, MS_BIND, None)
+            mount(None, real, None, MS_REMOUNT | MS_BIND | MS_RDONLY | _SAFE, None)
+
+
+def drop_privileges() -> None:
+    os.setgroups([])
+    os.setresgid(NOBODY, NOBODY, NOBODY)
+    os.setresuid(NOBODY, NOBODY, NOBODY)
+    prctl(PR_SET_NO_NEW_PRIVS, 1)
+    if os.geteuid() != NOBODY or os.getegid() != NOBODY:
+        raise OSError("privilege drop did not take effect")
+
+
+def apply_rlimits(limits: Limits) -> None:
+    def cap(which: int, soft: int, hard: int | None = None) -> None:
+        resource.setrlimit(which, (soft, soft if hard is None else hard))
+
+    cap(resource.RLIMIT_CPU, limits.cpu_seconds, limits.cpu_seconds + 1)
+    cap(resource.RLIMIT_AS, limits.memory_bytes)
+    cap(resource.RLIMIT_NPROC, limits.max_processes)
+    cap(resource.RLIMIT_FSIZE, limits.file_size_bytes)
+    cap(resource.RLIMIT_NOFILE, limits.open_files)
+    cap(resource.RLIMIT_CORE, 0)
+
+
+def scrub_environ(home: str) -> None:
+    bindir = os.path.dirname(sys.executable)
+    os.environ.clear()
+    os.environ.update(
+        PATH=f"{bindir}:/usr/local/bin:/usr/bin:/bin",
+        LANG="C.UTF-8",
+        HOME=home,
+        PYTHONDONTWRITEBYTECODE="1",
+        PYTHONIOENCODING="utf-8",
+    )
+
+
+def namespaces_unavailable() -> str | None:
+    """Why "namespaces" isolation cannot be used here, or None if it can (forks a probe)."""
+    if os.geteuid() != 0:
+        return "namespaces isolation needs root (running as uid %d)" % os.geteuid()
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - runs in the probe child
+        os.close(read_end)
+        try:
+            unshare(NS_FLAGS)
+            inner = os.fork()
+            if inner == 0:
+                try:
+                    prepare_mounts(overlay_plan([]), 1 << 20)
+                    os._exit(0)
+                except BaseException as exc:
+                    os.write(write_end, f"mount setup failed: {exc}".encode()[:400])
+                    os._exit(1)
+            _, status = os.waitpid(inner, 0)
+            os._exit(0 if status == 0 else 1)
+        except BaseException as exc:
+            os.write(write_end, f"unshare failed: {exc}".encode()[:400])
+            os._exit(1)
+    os.close(write_end)
+    message = b""
+    while chunk := os.read(read_end, 512):
+        message += chunk
+    os.close(read_end)
+    _, status = os.waitpid(pid, 0)
+    if status == 0:
+        return None
+    return message.decode(errors="replace") or f"namespace probe failed (status {status})"
