@@ -1,4 +1,4 @@
-"""The observation channel: JSON lines from the child (prelude records, uncaught report) to the host.
+"""The observation channel: JSON lines from the child (prelude records, uncaught report) to host.
 
 Wire format, one JSON object per line::
 

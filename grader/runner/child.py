@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import atexit
 import builtins
+import contextlib
 import io
 import linecache
 import os
@@ -68,9 +69,11 @@ def _fresh_stdio() -> None:
         buffered = io.BufferedReader(raw) if mode == "r" else io.BufferedWriter(raw)
         return io.TextIOWrapper(buffered, encoding="utf-8", errors=errors, line_buffering=line)
 
-    sys.stdin = sys.__stdin__ = stream(0, "r", "strict", False)
-    sys.stdout = sys.__stdout__ = stream(1, "w", "strict", False)
-    sys.stderr = sys.__stderr__ = stream(2, "w", "backslashreplace", True)
+    sys.stdin = stream(0, "r", "strict", False)
+    sys.stdout = stream(1, "w", "strict", False)
+    sys.stderr = stream(2, "w", "backslashreplace", True)
+    for name in ("stdin", "stdout", "stderr"):
+        setattr(sys, f"__{name}__", getattr(sys, name))
 
 
 def _run_prelude(spec: str, recorder: Recorder, args: dict[str, Any]) -> None:
@@ -137,8 +140,7 @@ def _prepare_interpreter(source: str, path: str, workdir: str) -> None:
 def _execute(source: str, path: str, display: str, recorder: Recorder) -> int:
     main_module = types.ModuleType("__main__")
     main_module.__file__ = path
-    main_module.__builtins__ = builtins
-    main_module.__cached__ = None
+    main_module.__dict__.update(__builtins__=builtins, __cached__=None)
     sys.modules["__main__"] = main_module
     me = os.getpid()
     try:
@@ -236,10 +238,8 @@ def _finish(code: int) -> NoReturn:
         threading._shutdown()  # type: ignore[attr-defined]  # wait for non-daemon threads
         atexit._run_exitfuncs()
         for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
-            try:
+            with contextlib.suppress(BaseException):
                 stream.flush()  # type: ignore[union-attr]
-            except BaseException:
-                pass
     except BaseException:
         pass
     finally:

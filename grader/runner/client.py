@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import atexit
+import contextlib
 import os
 import subprocess
 import sys
@@ -23,8 +24,7 @@ from grader.runner.protocol import FrameDecoder, encode, read_messages, write_al
 
 _GRADER_ROOT = str(Path(__file__).resolve().parents[2])
 _BOOTSTRAP = (
-    f"import sys; sys.path.insert(0, {_GRADER_ROOT!r}); "
-    "from grader.runner.host import main; main()"
+    f"import sys; sys.path.insert(0, {_GRADER_ROOT!r}); from grader.runner.host import main; main()"
 )
 #: The host (and so every run) starts from this environment, not the caller's: the student
 #: can read its process's initial environment block (/proc/self/environ) even after scrubbing.
@@ -144,14 +144,10 @@ class ForkServer:
     def close(self) -> None:
         proc = self._proc
         if proc.stdin and not proc.stdin.closed:
-            try:
+            with contextlib.suppress(RunnerError, OSError, ValueError):
                 write_all(proc.stdin.fileno(), encode({"op": "shutdown"}))
-            except (RunnerError, OSError, ValueError):
-                pass
-            try:
+            with contextlib.suppress(OSError):
                 proc.stdin.close()
-            except OSError:
-                pass
         try:
             proc.wait(timeout=2.0)
         except subprocess.TimeoutExpired:

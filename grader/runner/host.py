@@ -9,6 +9,7 @@ fd and the client pipe; output to the client is buffered so neither side can dea
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import importlib
 import json
@@ -48,6 +49,7 @@ class Run:
     ended: float | None = None
     kill_reason: str | None = None
     student_pid: int | None = None
+    swept: bool = False
 
     @property
     def deadline(self) -> float:
@@ -174,10 +176,8 @@ class Host:
             run.kill_reason = reason
         for target in (run.proc.top, -(run.student_pid or 0)):
             if target:
-                try:
+                with contextlib.suppress(OSError):
                     os.kill(target, signal.SIGKILL)
-                except OSError:
-                    pass
 
     def _reap(self) -> None:
         while True:
@@ -199,10 +199,14 @@ class Host:
                 self._kill(run, "wall")
             if run.ended is None:
                 continue
+            unclean = run.kill_reason is not None or b'"exit"' not in run.status_lines
+            if self.mode == "rlimits" and unclean and not run.swept:
+                # the supervisor died before cleaning up: its leftovers were re-parented to
+                # us (a subreaper) and die now
+                spawn.sweep(os.getpid(), exclude=set(self.runs))
+                run.swept = True
             if run.open_fds and now < run.ended + DRAIN_GRACE:
                 continue
-            if self.mode == "rlimits":
-                spawn.sweep(os.getpid(), exclude=set(self.runs))
             for fd in list(run.open_fds):
                 for _ in range(64):  # bounded: a leftover writer cannot keep us here
                     if not self._read_run(run, fd):
@@ -321,7 +325,7 @@ def classify(
             return "memory"
         if "[Errno 27]" in message:
             return "file_size"
-        if kind == "BlockingIOError" and "fork" in text or "can't start new thread" in message:
+        if (kind == "BlockingIOError" and "fork" in text) or "can't start new thread" in message:
             return "processes"
     return None
 

@@ -26,7 +26,7 @@ class RunnerError(Exception):
 
 
 class PreludeError(RunnerError):
-    """The trusted prelude could not be imported or raised: a bug in the exercise, not the student."""
+    """The trusted prelude failed to import or raised: a bug in the exercise, not the student."""
 
 
 @dataclass(frozen=True)

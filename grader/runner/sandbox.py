@@ -56,6 +56,7 @@ environment and a throwaway workdir; a per-run supervisor (a child subreaper) an
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import os
 import resource
@@ -113,7 +114,9 @@ def unshare(flags: int) -> None:
     _check(libc().unshare(flags), "unshare")
 
 
-def mount(source: str | None, target: str, fstype: str | None, flags: int, data: str | None) -> None:
+def mount(
+    source: str | None, target: str, fstype: str | None, flags: int, data: str | None
+) -> None:
     def enc(s: str | None) -> bytes | None:
         return None if s is None else os.fsencode(s)
 
@@ -239,10 +242,8 @@ def _all_read_only() -> None:
         except OSError:
             continue
         keep = st.f_flag & (MS_NOSUID | MS_NODEV | MS_NOEXEC)
-        try:
+        with contextlib.suppress(OSError):
             mount(None, point, None, MS_REMOUNT | MS_BIND | MS_RDONLY | keep, None)
-        except OSError:
-            pass
 
 
 def prepare_mounts(plan: dict[str, list[str]], tmpfs_bytes: int) -> None:
@@ -259,14 +260,13 @@ def prepare_mounts(plan: dict[str, list[str]], tmpfs_bytes: int) -> None:
                 _overlay(target, plan.get(target, []), 0, f"size={tmpfs_bytes},mode=1777")
             else:
                 _overlay(target, plan.get(target, []), MS_RDONLY, "size=4k,mode=0755")
-    try:
+    # if this fails the host's /proc stays visible (documented; pids there are not ours)
+    with contextlib.suppress(OSError):
         mount("proc", "/proc", "proc", _SAFE | MS_NOEXEC, None)
-    except OSError:
-        pass  # documented: the host's /proc stays visible (pids of this namespace differ)
 
 
 def hide(paths: Iterable[str]) -> None:
-    """Cover each existing path: a directory with an empty read-only tmpfs, a file with /dev/null."""
+    """Cover existing paths: a directory with an empty read-only tmpfs, a file with /dev/null."""
     for path in paths:
         real = os.path.realpath(path)
         if os.path.isdir(real):
@@ -312,7 +312,7 @@ def scrub_environ(home: str) -> None:
 def namespaces_unavailable() -> str | None:
     """Why "namespaces" isolation cannot be used here, or None if it can (forks a probe)."""
     if os.geteuid() != 0:
-        return "namespaces isolation needs root (running as uid %d)" % os.geteuid()
+        return f"namespaces isolation needs root (running as uid {os.geteuid()})"
     read_end, write_end = os.pipe()
     pid = os.fork()
     if pid == 0:  # pragma: no cover - runs in the probe child

@@ -21,6 +21,7 @@ Every forked branch ends in ``os._exit``: nothing may ever return into the host'
 
 from __future__ import annotations
 
+import contextlib
 import os
 import select
 import signal
@@ -148,10 +149,8 @@ def _report_exit(stat_w: int, student: int, cleanup: bool = False) -> None:
         if pid == student:
             break
     if cleanup:
-        try:
+        with contextlib.suppress(OSError):
             os.killpg(student, signal.SIGKILL)
-        except OSError:
-            pass
         sweep(os.getpid())
     write_status(
         stat_w,
@@ -199,8 +198,6 @@ def sweep(parent: int, exclude: Collection[int] = ()) -> int:
             except OSError:
                 pass
         for pid in kids:
-            try:
+            with contextlib.suppress(OSError):
                 os.waitpid(pid, 0)
-            except OSError:
-                pass
     return killed
