@@ -272,8 +272,8 @@ def hide(paths: Iterable[str]) -> None:
         if os.path.isdir(real):
             mount("tmpfs", real, "tmpfs", MS_RDONLY | _SAFE | MS_NOEXEC, "size=4k,mode=0555")
         elif os.path.exists(real):
-            mount("/dev/null", real, None, MS_BIND, None)
-            mount(None, real, None, MS_REMOUNT | MS_BIND | MS_RDONLY | _SAFE, None)
+            mount("/dev/null", real, None, MS_BIND, None)  # reads as empty, writes vanish
+            mount(None, real, None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID, None)
 
 
 def drop_privileges() -> None:

@@ -1,0 +1,89 @@
+"""Shared helpers for the runner tests."""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from grader.runner import ForkServer, Limits, Observations, RunRequest, sandbox
+
+PRELUDES = "tests.unit.grader.runner.preludes"
+FILENAME = "probe.py"
+
+
+def namespaces_skip_reason() -> str | None:
+    reason = sandbox.namespaces_unavailable()
+    return None if reason is None else f"namespaces isolation unavailable here: {reason}"
+
+
+def require_namespaces() -> None:
+    reason = namespaces_skip_reason()
+    if reason:
+        pytest.skip(reason)
+
+
+def server_for(mode: str) -> Iterator[ForkServer]:
+    if mode == "namespaces":
+        require_namespaces()
+    with ForkServer(isolation=mode) as server:
+        assert server.isolation == mode
+        yield server
+
+
+def run(
+    server: ForkServer,
+    source: str,
+    *,
+    limits: Limits | None = None,
+    prelude: str | None = None,
+    prelude_args: dict[str, Any] | None = None,
+    filename: str = FILENAME,
+) -> Observations:
+    request = RunRequest(
+        source=source,
+        filename=filename,
+        prelude=prelude,
+        prelude_args=prelude_args or {},
+        limits=limits or Limits(wall_seconds=10.0),
+    )
+    return server.run(request)
+
+
+def marker() -> str:
+    """A unique number usable as a ``sleep`` argument and findable in /proc/*/cmdline."""
+    return f"{9000 + uuid.uuid4().int % 1000}.{uuid.uuid4().int % 10**6:06d}"
+
+
+def processes_with(text: str) -> list[int]:
+    found = []
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/cmdline", "rb") as f:
+                if text.encode() in f.read():
+                    found.append(int(name))
+        except OSError:
+            continue
+    return found
+
+
+def processes_of_uid(uid: int) -> list[int]:
+    """Live processes whose real uid is ``uid`` (from /proc/PID/status: non-dumpable
+    processes' /proc directories are owned by root, so stat() would not tell)."""
+    found = []
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/status", encoding="utf-8") as f:
+                fields = dict(line.split(":", 1) for line in f if ":" in line)
+        except OSError:
+            continue
+        if int(fields["Uid"].split()[0]) == uid and not fields["State"].strip().startswith("Z"):
+            found.append(int(name))
+    return found

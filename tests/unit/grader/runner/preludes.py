@@ -1,0 +1,41 @@
+"""Trusted test preludes, imported by the runner host as ``tests.unit.grader.runner.preludes``."""
+
+from __future__ import annotations
+
+import math
+import os
+from typing import Any, SupportsFloat, SupportsIndex
+
+from grader.runner import Recorder
+
+
+def record_args(recorder: Recorder, **kwargs: Any) -> None:
+    recorder.record("args", **kwargs)
+
+
+def patch_sqrt(recorder: Recorder, *, value: float) -> None:
+    """A 'mutant': math.sqrt returns a constant and records every call."""
+
+    def fake_sqrt(x: SupportsFloat | SupportsIndex) -> float:
+        recorder.record("sqrt", x=x)
+        return value
+
+    math.sqrt = fake_sqrt
+
+
+def whoami(recorder: Recorder) -> None:
+    recorder.record("whoami", uid=os.getuid(), pid=os.getpid())
+
+
+def read_file(recorder: Recorder, *, path: str) -> None:
+    """Reads a path before hiding happens (the prelude may need files the student must not see)."""
+    with open(path, encoding="utf-8") as f:
+        recorder.record("read", path=path, text=f.read())
+
+
+def broken(recorder: Recorder) -> None:
+    raise RuntimeError("bug in the exercise's prelude")
+
+
+def unencodable(recorder: Recorder) -> None:
+    recorder.record("odd", value={1, 2}, big="x" * 200_000)

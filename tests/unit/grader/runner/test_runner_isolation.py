@@ -1,0 +1,170 @@
+"""Confinement in "namespaces" mode: filesystem, hidden paths, network, identity, processes."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sysconfig
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from grader.runner import ForkServer
+
+from .helpers import PRELUDES, marker, require_namespaces, run
+
+REPO = Path(__file__).resolve().parents[4]
+
+
+@pytest.fixture(scope="module")
+def hidden() -> Iterator[Path]:
+    """Files to hide. Not under /tmp: each run gets a fresh /tmp, so hiding there proves nothing
+    (and a prelude could not read them either)."""
+    root = Path(__file__).parent / f".hidden-fixture-{os.getpid()}"
+    (root / "solutions").mkdir(parents=True)
+    (root / "solutions" / "answer.py").write_text("SECRET = 'the answer'\n")
+    (root / "other_student.py").write_text("print('not yours')\n")
+    try:
+        yield root
+    finally:
+        shutil.rmtree(root)
+
+
+@pytest.fixture(scope="module")
+def server(hidden: Path) -> Iterator[ForkServer]:
+    require_namespaces()
+    hide = [hidden / "solutions", hidden / "other_student.py", hidden / "does-not-exist"]
+    with ForkServer(isolation="namespaces", hide=hide) as server:
+        assert server.isolation == "namespaces"
+        yield server
+
+
+def _attempt(expr: str) -> str:
+    """Source that prints 'ok' or the errno name of what ``expr`` raised."""
+    return (
+        "import errno, os\n"
+        "try:\n"
+        f"    {expr}\n"
+        "    print('ok')\n"
+        "except OSError as e:\n"
+        "    print(errno.errorcode.get(e.errno, e.errno))\n"
+    )
+
+
+def test_runs_as_nobody_without_capabilities(server: ForkServer) -> None:
+    source = (
+        "import os, json\n"
+        "status = dict(l.split(':', 1) for l in open('/proc/self/status') if ':' in l)\n"
+        "print(json.dumps([os.getuid(), os.geteuid(), os.getgid(), os.getgroups(),\n"
+        "  status['CapEff'].strip(), status['NoNewPrivs'].strip(), os.getpid()]))\n"
+    )
+    uid, euid, gid, groups, cap_eff, nnp, pid = json.loads(run(server, source).stdout)
+    assert (uid, euid, gid, groups) == (65534, 65534, 65534, [])
+    assert int(cap_eff, 16) == 0
+    assert nnp == "1"
+    assert pid == 2  # PID 1 is the root supervisor of the run's own pid namespace
+
+
+def test_prelude_runs_as_root_before_privileges_drop(server: ForkServer) -> None:
+    obs = run(server, "import os; print(os.getuid())", prelude=f"{PRELUDES}:whoami")
+    assert obs.stdout == "65534\n"
+    assert obs.records == ({"kind": "whoami", "uid": 0, "pid": 2},)
+
+
+def test_stdlib_and_site_packages_import_as_nobody(server: ForkServer) -> None:
+    source = "import decimal, sqlite3, email.mime.text, asyncio, sqlalchemy\nprint('imported')\n"
+    obs = run(server, source)
+    assert obs.stdout == "imported\n", obs.stderr
+
+
+def test_tmp_writes_land_in_a_throwaway_tmpfs(server: ForkServer) -> None:
+    name = f"/tmp/grader-runner-test-{marker()}"
+    obs = run(server, _attempt(f"open({name!r}, 'w').write('x')") + "print(os.listdir('/tmp'))")
+    assert obs.stdout.splitlines()[0] == "ok"
+    assert not os.path.exists(name)
+    again = run(server, f"import os\nprint(os.path.exists({name!r}))")
+    assert again.stdout == "False\n"  # not even the next run sees it
+
+
+@pytest.mark.parametrize(
+    "target",
+    [
+        str(REPO / "grader-runner-test-{tag}"),
+        str(Path(sysconfig.get_paths()["purelib"]) / "grader_runner_test_{tag}.py"),
+        "/etc/grader-runner-test-{tag}",
+        "/var/lib/grader-runner-test-{tag}",
+    ],
+    ids=["repo", "site-packages", "etc", "var-lib"],
+)
+def test_writes_outside_tmp_fail_and_persist_nothing(server: ForkServer, target: str) -> None:
+    path = target.format(tag=marker())
+    obs = run(server, _attempt(f"open({path!r}, 'w').write('pwned')"))
+    assert obs.stdout.strip() in ("EROFS", "EACCES")
+    assert not os.path.exists(path)
+
+
+def test_workdir_file_size_bomb_persists_nothing(server: ForkServer) -> None:
+    obs = run(server, "import os\nprint(os.getcwd())\nopen('big', 'wb').write(b'x' * (9 << 20))\n")
+    assert obs.limit_hit == "file_size"
+    workdir = obs.stdout.strip()
+    assert workdir.startswith("/tmp/")
+    assert not os.path.exists(os.path.join(workdir, "big"))
+
+
+def test_hidden_paths_are_empty_but_the_prelude_could_read_them(
+    server: ForkServer, hidden: Path
+) -> None:
+    secret = hidden / "solutions" / "answer.py"
+    source = (
+        "import os\n"
+        f"print(os.listdir({str(hidden / 'solutions')!r}))\n"
+        f"print(repr(open({str(hidden / 'other_student.py')!r}).read()))\n"
+        + _attempt(f"open({str(secret)!r}).read()")
+    )
+    obs = run(server, source, prelude=f"{PRELUDES}:read_file", prelude_args={"path": str(secret)})
+    assert obs.stdout.splitlines() == ["[]", "''", "ENOENT"], obs.stderr
+    assert obs.records[0]["text"] == "SECRET = 'the answer'\n"
+    assert secret.read_text() == "SECRET = 'the answer'\n"
+
+
+def test_no_network(server: ForkServer) -> None:
+    tcp = "__import__('socket').create_connection(('127.0.0.1', 5432), timeout=2)"
+    assert run(server, _attempt(tcp)).stdout.strip() == "ENETUNREACH"
+    unix = (
+        "s = __import__('socket').socket(__import__('socket').AF_UNIX); "
+        "s.connect('/run/postgresql/.s.PGSQL.5432')"
+    )
+    assert run(server, _attempt(unix)).stdout.strip() == "ENOENT"
+
+
+def test_only_the_runs_own_processes_are_visible(server: ForkServer) -> None:
+    source = (
+        "import os, signal\n"
+        "print(sorted(int(p) for p in os.listdir('/proc') if p.isdigit()))\n"
+        "try:\n    os.kill(1, signal.SIGKILL)\nexcept OSError as e:\n    print(type(e).__name__)\n"
+        f"try:\n    os.kill({os.getpid()}, 0)\nexcept OSError as e:\n    print(type(e).__name__)\n"
+    )
+    obs = run(server, source)
+    assert obs.stdout.splitlines() == ["[1, 2]", "PermissionError", "ProcessLookupError"]
+    assert obs.exit_code == 0
+
+
+@pytest.mark.parametrize("mode", ["namespaces", "rlimits"])
+def test_caller_environment_does_not_leak(monkeypatch: pytest.MonkeyPatch, mode: str) -> None:
+    if mode == "namespaces":
+        require_namespaces()
+    monkeypatch.setenv("GRADER_TEST_SECRET", "s3cr3t-token")
+    with ForkServer(isolation=mode) as server:
+        source = (
+            "import os\n"
+            "try:\n"
+            "    print('s3cr3t' in open('/proc/self/environ', 'rb').read().decode())\n"
+            "except PermissionError:\n"
+            "    print('unreadable')  # namespaces: the process is not dumpable after setuid\n"
+            "print('GRADER_TEST_SECRET' in os.environ)\n"
+        )
+        first, second = run(server, source).stdout.splitlines()
+        assert first in ("False", "unreadable")
+        assert second == "False"

@@ -1,0 +1,162 @@
+"""Runaway student code: every run ends in bounded time, with bounded memory, leaving nothing."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from grader.runner import ForkServer, Limits
+
+from .helpers import marker, processes_of_uid, processes_with, run, server_for
+
+NOBODY = 65534
+
+
+def skip_real_fork_bomb(server: ForkServer) -> None:
+    if server.isolation == "rlimits" and os.geteuid() == 0:
+        pytest.skip("rlimits mode as root: the kernel does not enforce RLIMIT_NPROC for root")
+
+
+@pytest.fixture(scope="module", params=["namespaces", "rlimits"])
+def server(request: pytest.FixtureRequest) -> Iterator[ForkServer]:
+    yield from server_for(request.param)
+
+
+def test_infinite_loop_times_out(server: ForkServer) -> None:
+    start = time.monotonic()
+    obs = run(server, "while True:\n    pass\n", limits=Limits(wall_seconds=1.0))
+    assert time.monotonic() - start < 2.0
+    assert obs.timed_out is True
+    assert obs.limit_hit == "wall"
+    assert obs.signal == signal.SIGKILL
+    assert obs.exit_code is None
+    assert 1.0 <= obs.wall_seconds < 2.0
+
+
+def test_ignoring_sigterm_and_alarm_does_not_help(server: ForkServer) -> None:
+    source = (
+        "import signal, time\n"
+        "for s in (signal.SIGTERM, signal.SIGALRM, signal.SIGINT, signal.SIGHUP):\n"
+        "    signal.signal(s, signal.SIG_IGN)\n"
+        "while True:\n"
+        "    time.sleep(0.01)\n"
+    )
+    start = time.monotonic()
+    obs = run(server, source, limits=Limits(wall_seconds=0.5))
+    assert time.monotonic() - start < 1.5
+    assert obs.timed_out
+
+
+@pytest.mark.parametrize("times_out", [False, True], ids=["main-exits", "main-times-out"])
+def test_setsid_grandchild_and_daemon_thread_are_killed(
+    server: ForkServer, times_out: bool
+) -> None:
+    tag = marker()
+    source = (
+        "import os, threading, time\n"
+        "threading.Thread(target=time.sleep, args=(1000,), daemon=True).start()\n"
+        "if os.fork() == 0:\n"
+        "    os.setsid()\n"
+        "    if os.fork() == 0:\n"
+        f"        os.execvp('sleep', ['sleep', '{tag}'])\n"
+        "    os._exit(0)\n"
+        "time.sleep(0.3)\n"
+        "print('parent done', flush=True)\n" + ("while True:\n    pass\n" if times_out else "")
+    )
+    obs = run(server, source, limits=Limits(wall_seconds=1.5))
+    assert obs.stdout == "parent done\n"
+    assert obs.timed_out is times_out
+    assert obs.wall_seconds < 2.6
+    assert processes_with(tag) == []
+
+
+def test_memory_bomb_hits_memory_limit(server: ForkServer) -> None:
+    source = "hoard = []\nwhile True:\n    hoard.append(bytearray(16 << 20))\n"
+    obs = run(server, source, limits=Limits(memory_bytes=256 << 20))
+    assert obs.exit_code == 1
+    assert obs.uncaught is not None and obs.uncaught["type"] == "MemoryError"
+    assert obs.limit_hit == "memory"
+    assert obs.max_rss_bytes is not None and obs.max_rss_bytes < 300 << 20
+
+
+def test_output_flood_is_cut_fast(server: ForkServer) -> None:
+    source = "import sys\nfor _ in range(1600):  # 100 MiB\n    sys.stdout.write('x' * 65536)\n"
+    start = time.monotonic()
+    obs = run(server, source, limits=Limits(output_bytes=256 * 1024))
+    assert time.monotonic() - start < 2.0
+    assert obs.limit_hit == "output"
+    assert obs.stdout_truncated is True
+    assert obs.stderr_truncated is False
+    assert len(obs.stdout) == 256 * 1024
+    assert obs.signal == signal.SIGKILL
+
+
+def test_stderr_flood_is_cut_too(server: ForkServer) -> None:
+    obs = run(server, "import sys\nwhile True:\n    print('e' * 1000, file=sys.stderr)\n")
+    assert obs.limit_hit == "output"
+    assert obs.stderr_truncated is True
+    assert len(obs.stderr) == 256 * 1024
+
+
+def test_file_size_bomb_gets_efbig(server: ForkServer) -> None:
+    source = "with open('big.bin', 'wb') as f:\n    f.write(b'x' * (4 << 20))\n"
+    obs = run(server, source, limits=Limits(file_size_bytes=1 << 20))
+    assert obs.exit_code == 1
+    assert obs.uncaught is not None
+    assert "[Errno 27]" in obs.uncaught["message"]
+    assert obs.limit_hit == "file_size"
+
+
+def test_file_size_bomb_with_default_sigxfsz_is_killed(server: ForkServer) -> None:
+    source = (
+        "import signal\nsignal.signal(signal.SIGXFSZ, signal.SIG_DFL)\n"
+        "with open('big.bin', 'wb') as f:\n    f.write(b'x' * (4 << 20))\n"
+    )
+    obs = run(server, source, limits=Limits(file_size_bytes=1 << 20))
+    assert obs.signal == signal.SIGXFSZ
+    assert obs.limit_hit == "file_size"
+
+
+def test_cpu_limit(server: ForkServer) -> None:
+    obs = run(server, "while True:\n    pass\n", limits=Limits(cpu_seconds=1, wall_seconds=5))
+    assert obs.signal == signal.SIGXCPU
+    assert obs.limit_hit == "cpu"
+    assert obs.timed_out is False
+    assert obs.cpu_time is not None and obs.cpu_time >= 0.9
+
+
+def test_fork_bomb_is_bounded_and_cleaned_up(server: ForkServer) -> None:
+    skip_real_fork_bomb(server)
+    tag = marker()
+    source = (
+        "import os\n"
+        "while True:\n"
+        "    try:\n"
+        "        if os.fork() == 0:\n"
+        f"            os.execvp('sleep', ['sleep', '{tag}'])\n"
+        "    except OSError:\n"
+        "        pass\n"
+    )
+    start = time.monotonic()
+    obs = run(server, source, limits=Limits(wall_seconds=1.5, max_processes=24))
+    assert time.monotonic() - start < 3.0
+    assert obs.timed_out
+    assert processes_with(tag) == []
+    if server.isolation == "namespaces":
+        assert processes_of_uid(NOBODY) == []
+
+
+def test_python_fork_bomb_reports_processes_limit(server: ForkServer) -> None:
+    skip_real_fork_bomb(server)
+    source = (
+        "import os, time\nfor _ in range(100):\n    if os.fork() == 0:\n        time.sleep(60)\n"
+    )
+    obs = run(server, source, limits=Limits(wall_seconds=5, max_processes=8))
+    assert obs.exit_code == 1
+    assert obs.uncaught is not None and obs.uncaught["type"] == "BlockingIOError"
+    assert obs.limit_hit == "processes"
+    assert obs.wall_seconds < 3
