@@ -1,0 +1,172 @@
+"""``grader``: check exercises from the command line.
+
+    grader check EX-12-01 [--path FILE] [--root DIR] [--lang zh|en] [--json]
+    grader list [--root DIR] [--lang zh|en] [--json] [--no-run]
+    grader build-starters [--root DIR] [--check]
+
+Exit codes: 0 every check passed, or a prose answer is awaiting instructor review (the
+output says so); 1 some check failed (an untouched starter counts as failed: "not
+started"); 2 usage or input error (unknown exercise, missing or unreadable file, syntax
+error, invalid notebook); 3 internal error (a grader bug or broken installation: the
+message asks to report it). No command ever ends with a Python traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from grader.errors import EXIT_FAILED, EXIT_INTERNAL, EXIT_PASSED, GraderError, InternalError
+from grader.render.catalog import LANGUAGES, render_message, resolve_lang
+from grader.results import CheckReport
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="grader", description="Check ticketflow course exercises (lessons 11-13)."
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def common(sub: argparse.ArgumentParser) -> None:
+        sub.add_argument(
+            "--root", type=Path, help="course root (default: search upward for exercises/)"
+        )
+        sub.add_argument(
+            "--lang", choices=LANGUAGES, help="feedback language (default: $GRADER_LANG or zh)"
+        )
+        sub.add_argument("--json", action="store_true", help="print machine-readable JSON")
+
+    check = commands.add_parser("check", help="check one exercise")
+    check.add_argument("exercise", help="exercise id, e.g. EX-12-01")
+    check.add_argument("--path", type=Path, help="file to check (.py, .md or .ipynb)")
+    common(check)
+
+    listing = commands.add_parser("list", help="every exercise with your current status")
+    listing.add_argument(
+        "--no-run", action="store_true", help="never run probes; use the cache only"
+    )
+    common(listing)
+
+    starters = commands.add_parser("build-starters", help="regenerate starters from solutions/")
+    starters.add_argument("--root", type=Path, help="course root (default: search upward)")
+    starters.add_argument(
+        "--check", action="store_true", help="only report stale starters (exit 1)"
+    )
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        return _main(argv)
+    except BrokenPipeError:  # e.g. `grader check ... | head`: the reader went away
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_FAILED
+
+
+def _main(argv: Sequence[str] | None) -> int:
+    args = build_parser().parse_args(argv)
+    lang = resolve_lang(getattr(args, "lang", None))
+    as_json = bool(getattr(args, "json", False))
+    try:
+        if args.command == "check":
+            return run_check(args, lang, as_json)
+        if args.command == "list":
+            return run_list(args, lang, as_json)
+        from grader.starters import run_build
+
+        return run_build(args.root, check=args.check)
+    except GraderError as error:
+        return report_error(error, lang, as_json, getattr(args, "exercise", None))
+    except KeyboardInterrupt:
+        print(render_message("error.interrupted", {}, lang), file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        raise
+    except Exception as error:  # the last line of defence: never a traceback
+        detail = f"{type(error).__name__}: {error}"[:300]
+        return report_error(
+            InternalError(detail=detail), lang, as_json, getattr(args, "exercise", None)
+        )
+
+
+def report_error(error: GraderError, lang: str, as_json: bool, exercise: str | None) -> int:
+    text = render_message(error.message_id, error.params, lang)
+    if as_json:
+        from grader.render.json_out import error_to_dict
+
+        payload = error_to_dict(exercise, text, error.message_id, error.exit_code)
+        print(json.dumps(payload, ensure_ascii=False, indent=2))
+    else:
+        print(text, file=sys.stderr)
+    return error.exit_code if error.exit_code else EXIT_INTERNAL
+
+
+def exit_code_for(report: CheckReport) -> int:
+    """passed and needs_review -> 0, failed -> 1 (errors never reach a report here)."""
+    return EXIT_PASSED if report.status in ("passed", "needs_review") else EXIT_FAILED
+
+
+def run_check(args: argparse.Namespace, lang: str, as_json: bool) -> int:
+    from grader.check import check_exercise
+    from grader.course import find_course_root
+
+    root: Path | None = None
+    if args.path is None or args.root is not None:
+        root = find_course_root(args.root)
+    else:
+        root = _optional_root()
+    report = check_exercise(args.exercise, args.path, lang=lang, root=root)
+    if root is not None:
+        _remember(root, report, args.path)
+    if as_json:
+        print(json.dumps(report.to_dict(lang), ensure_ascii=False, indent=2))
+    else:
+        from grader.render.text import report_to_text
+
+        print(report_to_text(report, lang))
+    return exit_code_for(report)
+
+
+def _optional_root() -> Path | None:
+    from grader.course import find_course_root
+
+    try:
+        return find_course_root()
+    except GraderError:
+        return None
+
+
+def _remember(root: Path, report: CheckReport, path: Path | None) -> None:
+    from grader import cache
+    from grader.course import submission_path
+    from grader.exercises import get_exercise
+
+    target = path or submission_path(root, get_exercise(report.exercise))
+    try:
+        text = target.read_text(encoding="utf-8-sig").replace("\r\n", "\n")
+    except (OSError, UnicodeDecodeError):
+        return
+    if target.suffix != ".ipynb":
+        cache.store(root, report, text)
+
+
+def run_list(args: argparse.Namespace, lang: str, as_json: bool) -> int:
+    from grader.course import find_course_root
+    from grader.listing import list_exercises
+    from grader.render.listing import entries_to_dicts, entries_to_text
+
+    entries = list_exercises(find_course_root(args.root), run_missing=not args.no_run)
+    if as_json:
+        print(json.dumps(entries_to_dicts(entries, lang), ensure_ascii=False, indent=2))
+    else:
+        print(entries_to_text(entries, lang))
+    return EXIT_PASSED
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,98 @@
+"""Every error the grader reports on purpose, each with a fixed exit code.
+
+Exception hierarchy::
+
+    GraderError                         (any error the grader reports on purpose)
+    ├── UsageError                      exit 2: the command or its input must change
+    │   ├── CourseRootNotFound          no exercises/ folder here or above
+    │   ├── UnknownExercise             no such exercise id (suggests the closest one)
+    │   └── SubmissionError             the student's file cannot be graded as it is
+    │       ├── SubmissionNotFound
+    │       ├── SubmissionUnreadable    not UTF-8, a directory, no permission
+    │       ├── UnsupportedSubmission   wrong file type for this exercise
+    │       ├── StudentSyntaxError      the code does not compile (names the line)
+    │       └── InvalidNotebook         not a valid .ipynb document
+    └── InternalError                   exit 3: a bug or a broken installation; please report
+        └── RunnerFailure               the sandbox could not run the code at all
+
+Exit codes of ``grader`` (see ``grader.cli``): 0 every check passed (or a prose answer is
+awaiting instructor review), 1 some check failed, 2 usage or input error, 3 internal error.
+
+Each error carries a catalogue message id and its parameters, so it is shown in the
+student's language and always says what to do next.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+EXIT_PASSED = 0
+EXIT_FAILED = 1
+EXIT_USAGE = 2
+EXIT_INTERNAL = 3
+
+ParamValue = str | int | float | None
+
+
+class GraderError(Exception):
+    """Base class: ``message_id`` + ``params`` are rendered through the catalogues."""
+
+    exit_code: int = EXIT_INTERNAL
+    message_id: str = "error.internal"
+
+    def __init__(self, message_id: str | None = None, **params: ParamValue) -> None:
+        if message_id is not None:
+            self.message_id = message_id
+        self.params: Mapping[str, ParamValue] = dict(params)
+        super().__init__(self.message_id, dict(params))
+
+    def __str__(self) -> str:
+        from grader.render.catalog import render_message
+
+        return render_message(self.message_id, self.params, "en")
+
+
+class UsageError(GraderError):
+    exit_code = EXIT_USAGE
+    message_id = "error.usage"
+
+
+class CourseRootNotFound(UsageError):
+    message_id = "error.no_course_root"
+
+
+class UnknownExercise(UsageError):
+    message_id = "error.unknown_exercise"
+
+
+class SubmissionError(UsageError):
+    message_id = "error.submission"
+
+
+class SubmissionNotFound(SubmissionError):
+    message_id = "error.submission_not_found"
+
+
+class SubmissionUnreadable(SubmissionError):
+    message_id = "error.submission_unreadable"
+
+
+class UnsupportedSubmission(SubmissionError):
+    message_id = "error.unsupported_submission"
+
+
+class StudentSyntaxError(SubmissionError):
+    message_id = "error.syntax"
+
+
+class InvalidNotebook(SubmissionError):
+    message_id = "error.invalid_notebook"
+
+
+class InternalError(GraderError):
+    exit_code = EXIT_INTERNAL
+    message_id = "error.internal"
+
+
+class RunnerFailure(InternalError):
+    message_id = "error.runner"

@@ -1,0 +1,49 @@
+"""EX-12-01 [code]: the same event delivered twice takes effect once."""
+
+from __future__ import annotations
+
+from grader.exercises.spec import CodeExercise, Records, calls_of
+from grader.results import Message, msg
+
+EFFECTS_PRELOAD = (
+    "sqlite3",
+    "sqlalchemy",
+    "sqlalchemy.orm",
+    "sqlalchemy.dialects.sqlite",
+    "sqlalchemy.dialects.sqlite.pysqlite",
+    "ticketflow.db",
+    "ticketflow.messaging.outbox",
+    "ticketflow.notifications.effects",
+)
+
+
+def check_calls(records: Records) -> Message | None:
+    """Two deliveries of one envelope, answered True then False by the real code."""
+    calls = calls_of(records, "apply_notification_once")
+    if len(calls) < 2:
+        return msg("calls.apply.too_few", count=len(calls), needed=2)
+    results: dict[object, list[object]] = {}
+    for call in calls:
+        results.setdefault(call.get("event_id"), []).append(call.get("result", "raised"))
+    if all(len(seen) < 2 for seen in results.values()):
+        return msg("calls.apply.distinct_events", count=len(results))
+    if not any(seen[:2] == [True, False] for seen in results.values()):
+        return msg("calls.apply.results", results=str(next(iter(results.values()))))
+    return None
+
+
+EXERCISE = CodeExercise(
+    id="EX-12-01",
+    student_file="notification_once_probe.py",
+    target="effects",
+    preload=EFFECTS_PRELOAD,
+    mutants=(
+        "no_dedupe",
+        "always_true",
+        "returns_none",
+        "receipt_without_task",
+        "task_twice",
+        "dedupe_without_receipt",
+    ),
+    check_calls=check_calls,
+)

@@ -1,0 +1,101 @@
+"""What an exercise is: a code probe judged by behaviour, or a prose answer judged by a rubric.
+
+Specs are plain data (plus one pure function per code exercise that reads the recorded
+calls). Titles, mutant descriptions, hints and concept names live in the message
+catalogues under ids derived from the names here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from grader.results import Message
+
+Records = Sequence[Mapping[str, Any]]
+CallsCheck = Callable[[Records], Message | None]
+
+#: Modules every probe's fork server imports up front (the harness itself).
+HARNESS_MODULES = (
+    "grader.harness.prelude",
+    "grader.harness.describe",
+    "grader.harness.disguise",
+)
+
+
+@dataclass(frozen=True)
+class CodeExercise:
+    """A probe: passes when it runs cleanly, shows the required behaviour and kills every mutant.
+
+    ``target`` is what the harness instruments (``policy`` or ``effects``); ``mutants``
+    are names known to ``grader.harness.mutants``; ``expected_lines`` the stdout lines the
+    statement requires, in order (empty: printing is not graded).
+    """
+
+    id: str
+    student_file: str
+    target: str
+    preload: tuple[str, ...]
+    mutants: tuple[str, ...]
+    check_calls: CallsCheck
+    expected_lines: tuple[str, ...] = ()
+    points_run: float = 1.0
+    points_output: float = 2.0
+    points_calls: float = 1.0
+    points_per_mutant: float = 1.0
+    kind: Literal["code"] = "code"
+
+    @property
+    def title(self) -> Message:
+        return Message(f"exercise.{self.id}.title")
+
+    @property
+    def max_score(self) -> float:
+        output = self.points_output if self.expected_lines else 0.0
+        mutants = self.points_per_mutant * len(self.mutants)
+        return self.points_run + output + self.points_calls + mutants
+
+    @property
+    def all_preload(self) -> tuple[str, ...]:
+        return (*self.preload, *HARNESS_MODULES, f"grader.harness.{self.target}")
+
+
+@dataclass(frozen=True)
+class Concept:
+    """One idea a prose answer must contain.
+
+    ``alternatives``: the concept is present when, for at least one alternative, every
+    regular expression of it matches somewhere in the answer (case-insensitive). Write
+    zh and en alternatives side by side.
+    """
+
+    name: str
+    alternatives: tuple[tuple[str, ...], ...]
+    points: float = 1.0
+
+
+@dataclass(frozen=True)
+class ProseExercise:
+    id: str
+    student_file: str
+    concepts: tuple[Concept, ...]
+    #: Fewer non-blank characters than this (after removing the template) is "too short".
+    min_chars: int = 60
+    kind: Literal["prose"] = "prose"
+
+    @property
+    def title(self) -> Message:
+        return Message(f"exercise.{self.id}.title")
+
+    @property
+    def max_score(self) -> float:
+        return sum(concept.points for concept in self.concepts)
+
+
+Exercise = CodeExercise | ProseExercise
+
+
+def calls_of(records: Records, function: str) -> list[Mapping[str, Any]]:
+    """The harness's ``call`` records for ``function``, in order."""
+    return [r for r in records if r.get("kind") == "call" and r.get("function") == function]

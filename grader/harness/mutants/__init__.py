@@ -1,0 +1,1 @@
+"""Known-wrong implementations of ticketflow functions (hidden from the student's process)."""

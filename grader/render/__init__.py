@@ -1,0 +1,1 @@
+"""Turning language-neutral reports into text, JSON and HTML, in zh or en."""

@@ -1,0 +1,67 @@
+"""``grader list`` output: an aligned table (CJK-width aware) or JSON."""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Any
+
+from grader.listing import ListEntry
+from grader.render.catalog import render_message
+
+
+def _t(message_id: str, lang: str) -> str:
+    return render_message(message_id, {}, lang)
+
+
+def width(text: str) -> int:
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def _pad(text: str, size: int) -> str:
+    return text + " " * max(0, size - width(text))
+
+
+def _status(entry: ListEntry, lang: str) -> str:
+    label = render_message(f"status.{entry.status}", {}, lang)
+    if entry.status in ("passed", "failed", "needs_review"):
+        label += f" ({entry.score:g}/{entry.max_score:g})"
+    return label
+
+
+def entries_to_text(entries: list[ListEntry], lang: str) -> str:
+    header = [
+        _t(key, lang)
+        for key in ("list.id", "list.kind", "list.title", "list.points", "list.status")
+    ]
+    rows = [
+        [
+            entry.exercise,
+            _t(f"kind.{entry.kind}", lang),
+            render_message(entry.title.id, entry.title.params, lang),
+            f"{entry.max_score:g}",
+            _status(entry, lang),
+        ]
+        for entry in entries
+    ]
+    widths = [max(width(row[i]) for row in [header, *rows]) for i in range(len(header))]
+    lines = [
+        "  ".join(_pad(cell, widths[i]) for i, cell in enumerate(row)).rstrip()
+        for row in [header, *rows]
+    ]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    lines.append(_t("list.footer", lang))
+    return "\n".join(lines)
+
+
+def entries_to_dicts(entries: list[ListEntry], lang: str) -> list[dict[str, Any]]:
+    return [
+        {
+            "exercise": entry.exercise,
+            "kind": entry.kind,
+            "title": render_message(entry.title.id, entry.title.params, lang),
+            "points": entry.max_score,
+            "status": entry.status,
+            "score": entry.score,
+        }
+        for entry in entries
+    ]

@@ -1,0 +1,127 @@
+"""What a check produces: small frozen dataclasses, language-neutral.
+
+A ``Message`` is a catalogue id plus parameters; the renderer picks the language. Text
+that came from the student's process (their traceback, what they printed) travels in
+``CheckResult.evidence`` and is always shown as untrusted, escaped and fenced off.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal, TypeAlias
+
+Status = Literal["passed", "failed", "error", "needs_review"]
+Kind = Literal["code", "prose"]
+ParamValue: TypeAlias = "str | int | float | Message | None"
+
+
+@dataclass(frozen=True)
+class Message:
+    id: str
+    params: Mapping[str, ParamValue] = field(default_factory=dict)
+
+
+def msg(message_id: str, **params: ParamValue) -> Message:
+    return Message(message_id, params)
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """One named check. ``points`` is what was earned (0 when it failed)."""
+
+    name: str
+    passed: bool
+    points: float
+    message: Message
+    hint: Message | None = None
+    max_points: float = 0.0
+    evidence: str | None = None  # untrusted text from the student's run
+    label: Message | None = None  # the check's title; default: catalogue id "check.<name>"
+
+    @property
+    def title(self) -> Message:
+        return self.label or Message(f"check.{self.name.split(':')[0]}")
+
+
+@dataclass(frozen=True)
+class CheckReport:
+    exercise: str
+    status: Status
+    score: float
+    max_score: float
+    checks: tuple[CheckResult, ...]
+    kind: Kind = "code"
+    title: Message | None = None
+    lang: str = "zh"
+    summary: Message | None = None
+
+    @property
+    def passed(self) -> bool:
+        return self.status == "passed"
+
+    def with_lang(self, lang: str) -> CheckReport:
+        from dataclasses import replace
+
+        return replace(self, lang=lang)
+
+    def to_dict(self, lang: str | None = None) -> dict[str, Any]:
+        from grader.render.json_out import report_to_dict
+
+        return report_to_dict(self, lang or self.lang)
+
+    def _repr_html_(self) -> str:
+        from grader.render.html import report_to_html
+
+        return report_to_html(self, self.lang)
+
+    def __str__(self) -> str:
+        from grader.render.text import report_to_text
+
+        return report_to_text(self, self.lang, color=False)
+
+
+def build_report(
+    exercise: str,
+    kind: Kind,
+    checks: tuple[CheckResult, ...],
+    *,
+    status: Status | None = None,
+    title: Message | None = None,
+    summary: Message | None = None,
+    lang: str = "zh",
+) -> CheckReport:
+    """Sum the points; the status is 'passed' only when every check passed."""
+    score = round(sum(check.points for check in checks), 2)
+    max_score = round(sum(check.max_points for check in checks), 2)
+    if status is None:
+        status = "passed" if checks and all(check.passed for check in checks) else "failed"
+    return CheckReport(
+        exercise=exercise,
+        status=status,
+        score=score,
+        max_score=max_score,
+        checks=checks,
+        kind=kind,
+        title=title,
+        lang=lang,
+        summary=summary,
+    )
+
+
+def passed_check(
+    name: str, points: float, message: Message, *, label: Message | None = None
+) -> CheckResult:
+    return CheckResult(name, True, points, message, None, points, None, label)
+
+
+def failed_check(
+    name: str,
+    points: float,
+    message: Message,
+    hint: Message | None = None,
+    evidence: str | None = None,
+    *,
+    label: Message | None = None,
+) -> CheckResult:
+    return CheckResult(name, False, 0.0, message, hint, points, evidence, label)

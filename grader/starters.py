@@ -1,0 +1,179 @@
+"""Student starters, generated from the reference solutions.
+
+A solution file marks its answer with ``# BEGIN SOLUTION`` / ``# END SOLUTION`` (Python)
+or ``<!-- BEGIN SOLUTION -->`` / ``<!-- END SOLUTION -->`` (Markdown); the starter keeps
+everything else and puts a TODO stub in place of each marked block. The fingerprints of
+the starters (``grader/exercises/starters.json``) let the grader recognise an untouched
+starter ("not started") without shipping the solutions.
+
+    python -m grader.starters [--root DIR] [--check]      (also: grader build-starters)
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+from collections.abc import Sequence
+from functools import cache
+from pathlib import Path
+
+from grader.course import EXERCISES_DIR, SOLUTIONS_DIR
+
+FINGERPRINTS = Path(__file__).resolve().parent / "exercises" / "starters.json"
+_MARKERS = {
+    ".py": ("# BEGIN SOLUTION", "# END SOLUTION"),
+    ".md": ("<!-- BEGIN SOLUTION -->", "<!-- END SOLUTION -->"),
+}
+
+
+class MarkerError(ValueError):
+    """A solution file's BEGIN/END markers are missing or unbalanced."""
+
+
+def stub(suffix: str, exercise_id: str, indent: str) -> list[str]:
+    if suffix == ".py":
+        return [
+            f"{indent}# TODO({exercise_id}): 在这里写你的代码，要求见 README.md。",
+            f'{indent}raise NotImplementedError("{exercise_id}: 尚未完成")',
+        ]
+    return [f"{indent}（在这里写你的回答）"]
+
+
+def starter_from_solution(text: str, suffix: str, exercise_id: str) -> str:
+    """Replace every marked solution block with the stub for ``suffix``."""
+    begin, end = _MARKERS[suffix]
+    out: list[str] = []
+    inside = False
+    blocks = 0
+    for number, line in enumerate(text.splitlines(), start=1):
+        marker = line.strip()
+        if marker == begin:
+            if inside:
+                raise MarkerError(f"line {number}: BEGIN SOLUTION inside a solution block")
+            inside, blocks = True, blocks + 1
+            out.extend(stub(suffix, exercise_id, line[: len(line) - len(line.lstrip())]))
+        elif marker == end:
+            if not inside:
+                raise MarkerError(f"line {number}: END SOLUTION without BEGIN")
+            inside = False
+        elif not inside:
+            out.append(line)
+    if inside:
+        raise MarkerError("a solution block is not closed")
+    if not blocks:
+        raise MarkerError("no BEGIN SOLUTION / END SOLUTION block")
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
+def normalize(text: str) -> str:
+    lines = text.replace("\r\n", "\n").split("\n")
+    return "\n".join(line.rstrip() for line in lines).strip("\n")
+
+
+def fingerprint(text: str) -> str:
+    return hashlib.sha256(normalize(text).encode("utf-8")).hexdigest()
+
+
+@cache
+def _fingerprints() -> dict[str, dict[str, str]]:
+    try:
+        data = json.loads(FINGERPRINTS.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def starter_template(exercise_id: str) -> str:
+    """The starter text of ``exercise_id`` ('' if unknown)."""
+    return str(_fingerprints().get(exercise_id, {}).get("template", ""))
+
+
+def is_untouched_starter(exercise_id: str, text: str) -> bool:
+    known = _fingerprints().get(exercise_id, {}).get("sha256")
+    return known is not None and fingerprint(text) == known
+
+
+def generate(root: Path) -> tuple[dict[Path, str], dict[str, dict[str, str]]]:
+    """Every starter file (path -> text) and the fingerprints, from ``root/solutions``."""
+    files: dict[Path, str] = {}
+    prints: dict[str, dict[str, str]] = {}
+    for folder in sorted((root / SOLUTIONS_DIR).glob("EX-*")):
+        for source in sorted(folder.iterdir()):
+            if source.suffix not in _MARKERS or source.name == "README.md":
+                continue
+            text = starter_from_solution(
+                source.read_text(encoding="utf-8"), source.suffix, folder.name
+            )
+            files[root / EXERCISES_DIR / folder.name / source.name] = text
+            prints[folder.name] = {
+                "file": source.name,
+                "sha256": fingerprint(text),
+                "template": text,
+            }
+    return files, prints
+
+
+def _fingerprint_text(prints: dict[str, dict[str, str]]) -> str:
+    return json.dumps(prints, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
+
+
+def stale_files(root: Path) -> list[Path]:
+    """Starters (and the fingerprint file) that differ from what the solutions generate."""
+    files, prints = generate(root)
+    files[FINGERPRINTS] = _fingerprint_text(prints)
+    return [path for path, text in files.items() if _read(path) != text]
+
+
+def build_starters(root: Path) -> list[Path]:
+    """Write every stale starter and the fingerprints; return what changed."""
+    files, prints = generate(root)
+    files[FINGERPRINTS] = _fingerprint_text(prints)
+    changed = []
+    for path, text in files.items():
+        if _read(path) != text:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+            changed.append(path)
+    _fingerprints.cache_clear()
+    return changed
+
+
+def _read(path: Path) -> str | None:
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError:
+        return None
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m grader.starters", description=__doc__.split("\n\n")[0]
+    )
+    parser.add_argument(
+        "--root", type=Path, default=None, help="course root (default: search upward)"
+    )
+    parser.add_argument("--check", action="store_true", help="only report stale starters (exit 1)")
+    args = parser.parse_args(argv)
+    return run_build(args.root, check=args.check)
+
+
+def run_build(root_arg: Path | None, *, check: bool) -> int:
+    from grader.course import find_course_root
+
+    root = find_course_root(root_arg)
+    if not (root / SOLUTIONS_DIR).is_dir():
+        print(f"no {SOLUTIONS_DIR}/ folder in {root}: nothing to build starters from")
+        return 2
+    if check:
+        stale = stale_files(root)
+        for path in stale:
+            print(f"stale: {path}")
+        return 1 if stale else 0
+    for path in build_starters(root):
+        print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
