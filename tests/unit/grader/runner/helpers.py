@@ -70,20 +70,3 @@ def processes_with(text: str) -> list[int]:
         except OSError:
             continue
     return found
-
-
-def processes_of_uid(uid: int) -> list[int]:
-    """Live processes whose real uid is ``uid`` (from /proc/PID/status: non-dumpable
-    processes' /proc directories are owned by root, so stat() would not tell)."""
-    found = []
-    for name in os.listdir("/proc"):
-        if not name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{name}/status", encoding="utf-8") as f:
-                fields = dict(line.split(":", 1) for line in f if ":" in line)
-        except OSError:
-            continue
-        if int(fields["Uid"].split()[0]) == uid and not fields["State"].strip().startswith("Z"):
-            found.append(int(name))
-    return found

@@ -168,3 +168,21 @@ def test_caller_environment_does_not_leak(monkeypatch: pytest.MonkeyPatch, mode:
         first, second = run(server, source).stdout.splitlines()
         assert first in ("False", "unreadable")
         assert second == "False"
+
+
+def test_user_namespace_cannot_unmount_a_hide_mount(server: ForkServer, hidden: Path) -> None:
+    """Unprivileged user namespaces stay allowed, but inherited mounts are locked there."""
+    target = str(hidden / "solutions")
+    source = (
+        "import ctypes, os\n"
+        "libc = ctypes.CDLL(None, use_errno=True)\n"
+        "if libc.unshare(0x10000000 | 0x00020000) != 0:  # CLONE_NEWUSER | CLONE_NEWNS\n"
+        "    print('no userns', ctypes.get_errno())\n"
+        "else:\n"
+        f"    rc = libc.umount2({target.encode()!r}, 2)  # MNT_DETACH\n"
+        "    print(rc, os.strerror(ctypes.get_errno()) if rc else '')\n"
+        f"print(os.listdir({target!r}))\n"
+    )
+    lines = run(server, source).stdout.splitlines()
+    assert lines[-1] == "[]"
+    assert lines[0].startswith(("-1 ", "no userns"))

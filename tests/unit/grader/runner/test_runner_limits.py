@@ -11,9 +11,7 @@ import pytest
 
 from grader.runner import ForkServer, Limits
 
-from .helpers import marker, processes_of_uid, processes_with, run, server_for
-
-NOBODY = 65534
+from .helpers import marker, processes_with, run, server_for
 
 
 def skip_real_fork_bomb(server: ForkServer) -> None:
@@ -146,8 +144,6 @@ def test_fork_bomb_is_bounded_and_cleaned_up(server: ForkServer) -> None:
     assert time.monotonic() - start < 3.0
     assert obs.timed_out
     assert processes_with(tag) == []
-    if server.isolation == "namespaces":
-        assert processes_of_uid(NOBODY) == []
 
 
 def test_python_fork_bomb_reports_processes_limit(server: ForkServer) -> None:

@@ -20,6 +20,7 @@ from grader.runner import (
     RunnerError,
     RunRequest,
     host,
+    report,
     run_once,
     sandbox,
     shared_fork_server,
@@ -141,7 +142,7 @@ def test_limit_classification(
     cpu: float | None,
     expected: str | None,
 ) -> None:
-    assert host.classify(kill, sig, uncaught, cpu, 1) == expected
+    assert report.classify(kill, sig, uncaught, cpu, 1) == expected
 
 
 def test_namespaces_demand_fails_clearly_when_unavailable(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -1,0 +1,104 @@
+"""Turn what the host collected about a finished run into a ``result`` (or ``error``) message.
+
+Exit status, signal and rusage come from the supervisor's status pipe (trusted: written by
+root code the student cannot touch in "namespaces" mode), falling back to the host's own
+waitpid. ``uncaught`` is a channel claim and is only kept when the exit status is 1.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import time
+from typing import TYPE_CHECKING, Any
+
+from grader.runner.model import Observations
+
+if TYPE_CHECKING:
+    from grader.runner.host import Run
+
+
+def finish(run: Run, mode: str) -> dict[str, Any]:
+    """Turn what was collected about a finished run into a ``result`` or ``error`` message."""
+    status: dict[str, Any] = {}
+    for line in run.status_lines.splitlines():
+        try:
+            message = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(message, dict):
+            status.update(message)
+    if "setup_error" in status:
+        kind = "prelude" if status.get("stage") == "prelude" else "setup"
+        return {"op": "error", "id": run.rid, "kind": kind, "message": status["setup_error"]}
+    channel = run.channel
+    channel.close()
+    exit_code: int | None = None
+    sig: int | None = None
+    kill_reason = run.kill_reason
+    raw = status.get("exit")
+    if isinstance(raw, int):  # the supervisor saw the student's main process end by itself
+        exit_code, sig = _decode(raw)
+        if kill_reason == "wall":
+            kill_reason = None
+    elif kill_reason is not None:
+        sig = signal.SIGKILL
+    elif run.top_status is not None:  # supervisor gone without a report (rlimits: killed)
+        exit_code, sig = _decode(run.top_status)
+    cpu = status.get("cpu") if isinstance(status.get("cpu"), float) else None
+    limits = run.request.limits
+    uncaught = channel.uncaught if exit_code == 1 else None
+    obs = Observations(
+        exit_code=exit_code,
+        signal=sig,
+        timed_out=kill_reason == "wall",
+        limit_hit=classify(kill_reason, sig, uncaught, cpu, limits.cpu_seconds),
+        stdout=run.out.decode("utf-8", "replace"),
+        stderr=run.err.decode("utf-8", "replace"),
+        stdout_truncated=run.out_truncated,
+        stderr_truncated=run.err_truncated,
+        records=tuple(channel.records),
+        uncaught=uncaught,
+        wall_seconds=round((run.ended or time.monotonic()) - run.started, 6),
+        isolation=mode,
+        records_dropped=channel.dropped,
+        records_truncated=channel.truncated,
+        cpu_time=cpu,
+        max_rss_bytes=status.get("maxrss") if isinstance(status.get("maxrss"), int) else None,
+    )
+    return {"op": "result", "id": run.rid, "observations": obs.to_json()}
+
+
+def _decode(status: int) -> tuple[int | None, int | None]:
+    if os.WIFEXITED(status):
+        return os.WEXITSTATUS(status), None
+    if os.WIFSIGNALED(status):
+        return None, os.WTERMSIG(status)
+    return None, None
+
+
+def classify(
+    kill_reason: str | None,
+    sig: int | None,
+    uncaught: dict[str, Any] | None,
+    cpu: float | None,
+    cpu_limit: int,
+) -> str | None:
+    """Best-effort name of the limit that ended the run (``None`` if none is evident)."""
+    if kill_reason in ("output", "wall"):
+        return kill_reason
+    if sig == signal.SIGXCPU or (sig == signal.SIGKILL and cpu is not None and cpu >= cpu_limit):
+        return "cpu"
+    if sig == signal.SIGXFSZ:
+        return "file_size"
+    if uncaught:
+        kind, message = str(uncaught.get("type")), str(uncaught.get("message"))
+        text = str(uncaught.get("traceback"))
+        if kind == "MemoryError":
+            return "memory"
+        if "[Errno 27]" in message:
+            return "file_size"
+        if (kind == "BlockingIOError" and "fork" in text) or "can't start new thread" in message:
+            return "processes"
+    return None
