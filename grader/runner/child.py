@@ -102,29 +102,35 @@ def main(
         atexit._clear()
         signal.signal(signal.SIGINT, signal.default_int_handler)
         recorder = Recorder(CHANNEL_FD)
+        os.makedirs(workdir, 0o700, exist_ok=True)
+        os.chdir(workdir)  # the prelude may leave fixture files for the student here
         stage = "prelude"
         if request.prelude:
             _run_prelude(request.prelude, recorder, dict(request.prelude_args))
         stage = "setup"
+        os.chdir(workdir)
         path = os.path.join(workdir, request.filename)
-        if mode == "namespaces":
-            sandbox.hide(hide)
-            os.mkdir(workdir, 0o700)
-            os.chown(workdir, sandbox.NOBODY, sandbox.NOBODY)
         with open(path, "w", encoding="utf-8") as f:
             f.write(request.source)
         if mode == "namespaces":
-            os.chown(path, sandbox.NOBODY, sandbox.NOBODY)
+            sandbox.hide(hide)
+            _give_to_nobody(workdir)
             sandbox.drop_privileges()
         sandbox.apply_rlimits(request.limits)
         sandbox.scrub_environ(workdir)
-        os.chdir(workdir)
         _prepare_interpreter(request.source, path, workdir)
     except BaseException:
         write_status(stat_fd, {"setup_error": traceback.format_exc(), "stage": stage})
         _exit(SETUP_FAILED)
     os.close(stat_fd)
     _finish(_execute(request.source, path, request.filename, recorder))
+
+
+def _give_to_nobody(workdir: str) -> None:
+    """The workdir and whatever the prelude put there become the student's."""
+    for root, dirs, files in os.walk(workdir):
+        for name in (root, *(os.path.join(root, n) for n in (*dirs, *files))):
+            os.lchown(name, sandbox.NOBODY, sandbox.NOBODY)
 
 
 def _prepare_interpreter(source: str, path: str, workdir: str) -> None:

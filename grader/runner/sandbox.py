@@ -33,12 +33,15 @@ capabilities, ``PR_SET_NO_NEW_PRIVS``) in a child of the namespace's PID 1.
   inherited mounts are locked so they cannot reveal hidden paths); world-accessible unix
   sockets outside /run, /tmp, /var/tmp and /dev/shm; lying on the observation channel.
 
-Mount order inside the namespace (the prelude needs files that get hidden later):
+Order inside the namespace (the prelude needs files that get hidden later):
 mounts made private -> directories on the way to the Python installation that ``nobody``
 cannot traverse (e.g. /root, mode 0700) are covered by a tmpfs into which only the needed
 trees are bind-mounted -> everything read-only -> fresh tmpfs on /tmp, /var/tmp, /dev/shm,
-empty /run -> fresh /proc -> *prelude is imported and called, as root, with hide paths still
-visible* -> hide paths covered -> workdir created -> privileges dropped -> rlimits -> student.
+empty /run -> fresh /proc -> workdir /tmp/work created and made the cwd -> *the prelude is
+imported and called, as root, with hide paths still visible* (the real /tmp is already gone;
+files it writes into the cwd are handed to the student) -> source written -> hide paths
+covered -> workdir chowned to nobody -> privileges dropped -> rlimits -> env scrubbed ->
+student code.
 
 "rlimits" (fallback when not root or namespaces are unavailable; ``isolation="rlimits"``
 forces it). The student runs with the host's uid in a new session, with rlimits, a scrubbed
@@ -213,7 +216,10 @@ def _mkdirs(path: str) -> None:
 
 
 def _overlay(target: str, keep: Sequence[str], flags: int, options: str) -> None:
-    fds = [(p, os.open(p, os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)) for p in keep]
+    fds = []
+    for path in keep:
+        with contextlib.suppress(OSError):  # gone since the host planned it: nothing to expose
+            fds.append((path, os.open(path, os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)))
     mount("tmpfs", target, "tmpfs", flags & ~MS_RDONLY | _SAFE, options)
     for path, fd in fds:
         _mkdirs(path)

@@ -33,6 +33,13 @@ def read_file(recorder: Recorder, *, path: str) -> None:
         recorder.record("read", path=path, text=f.read())
 
 
+def make_fixture(recorder: Recorder, *, name: str, text: str) -> None:
+    """Leaves a file in the cwd (the student's workdir) for the student to use."""
+    with open(name, "w", encoding="utf-8") as f:
+        f.write(text)
+    recorder.record("fixture", cwd=os.getcwd())
+
+
 def broken(recorder: Recorder) -> None:
     raise RuntimeError("bug in the exercise's prelude")
 

@@ -208,6 +208,20 @@ def test_prelude_mutant_sees_student_calls_in_order(server: ForkServer) -> None:
     assert [dict(r) for r in obs.records] == [{"kind": "sqrt", "x": 16}, {"kind": "sqrt", "x": 9}]
 
 
+def test_prelude_fixture_files_in_the_workdir_belong_to_the_student(server: ForkServer) -> None:
+    source = (
+        "import os\n"
+        "with open('data.txt', 'a') as f:\n"
+        "    f.write(' + student')\n"
+        "print(open('data.txt').read(), os.getcwd())\n"
+    )
+    prelude_args = {"name": "data.txt", "text": "from prelude"}
+    obs = run(server, source, prelude=f"{PRELUDES}:make_fixture", prelude_args=prelude_args)
+    text, cwd = obs.stdout.split()[:-1], obs.stdout.split()[-1]
+    assert " ".join(text) == "from prelude + student", obs.stderr
+    assert obs.records == ({"kind": "fixture", "cwd": cwd},)
+
+
 def test_prelude_records_survive_unencodable_and_oversized_values(server: ForkServer) -> None:
     obs = run(server, "pass", prelude=f"{PRELUDES}:unencodable")
     assert len(obs.records) == 1
