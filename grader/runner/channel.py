@@ -108,8 +108,8 @@ class ChannelReader:
     def _line(self, line: bytes) -> None:
         if not line.strip():
             return
-        if len(line) > MAX_LINE:
-            self.dropped += 1
+        if len(line) > MAX_LINE or (self.truncated and not line.startswith(b'{"uncaught"')):
+            self.dropped += 1  # past the cap only the (short) uncaught report is still parsed
             return
         try:
             message = json.loads(line)

@@ -263,7 +263,8 @@ def prepare_mounts(plan: dict[str, list[str]], tmpfs_bytes: int) -> None:
     for target in special:
         if os.path.isdir(target) and not os.path.islink(target):
             if target in TMPFS_DIRS:
-                _overlay(target, plan.get(target, []), 0, f"size={tmpfs_bytes},mode=1777")
+                options = f"size={tmpfs_bytes},nr_inodes=16384,mode=1777"
+                _overlay(target, plan.get(target, []), 0, options)
             else:
                 _overlay(target, plan.get(target, []), MS_RDONLY, "size=4k,mode=0755")
     # if this fails the host's /proc stays visible (documented; pids there are not ours)

@@ -64,10 +64,10 @@ def test_channel_reader_parses_records_drops_junk_and_caps() -> None:
     reader.feed(b'nd": "b"}}\nnot json\n{"record": {"no_kind": 1}}\n[1]\n\n')
     reader.feed(b'{"uncaught": {"type": "E"}}\n{"record": {"kind": "over the cap"}}\n')
     reader.feed(b"x" * (MAX_LINE + 10))
-    reader.feed(b'tail of the long line\n{"record": {"kind": "c"}}')
+    reader.feed(b'tail of the long line\n{"uncaught":{"type":"Late"}}\n{"record": {"kind": "c"}}')
     reader.close()
     assert reader.records == [{"kind": "a", "n": 1}, {"kind": "b"}]
-    assert reader.uncaught == {"type": "E"}
+    assert reader.uncaught == {"type": "Late"}  # still parsed past the cap
     assert reader.truncated is True
     assert reader.dropped == 6  # junk, no kind, list, over cap, long line, "c" over cap
 
