@@ -1,0 +1,52 @@
+"""Renderers: student output is escaped/fenced everywhere; JSON follows the schema."""
+
+from __future__ import annotations
+
+import json
+
+from grader.render.html import report_to_html
+from grader.render.json_out import report_to_dict
+from grader.render.text import report_to_text
+from grader.results import build_report, failed_check, msg, passed_check
+
+HOSTILE = "<script>alert(1)</script>\x1b[32m✔ all checks passed\x1b[0m\r\n"
+
+
+def _report():  # type: ignore[no-untyped-def]
+    checks = (
+        passed_check("runs_cleanly", 1.0, msg("run.ok")),
+        failed_check(
+            "runs_cleanly",
+            1.0,
+            msg("run.uncaught", type="AssertionError", message="<b>x</b>", line=3),
+            msg("hint.assertion_on_real"),
+            HOSTILE,
+        ),
+    )
+    return build_report("EX-11-01", "code", checks, title=msg("exercise.EX-11-01.title"))
+
+
+def test_html_escapes_messages_and_student_output() -> None:
+    html = report_to_html(_report(), "zh")
+    assert "<script>" not in html and "&lt;script&gt;" in html
+    assert "<b>x</b>" not in html and "&lt;b&gt;x&lt;/b&gt;" in html
+    assert "\x1b" not in html
+
+
+def test_terminal_output_fences_student_text_and_strips_escapes() -> None:
+    text = report_to_text(_report(), "en", color=False)
+    assert "\x1b" not in text and "\r" not in text
+    student_lines = [line for line in text.splitlines() if "all checks passed" in line]
+    assert student_lines and all(line.lstrip().startswith("│") for line in student_lines)
+
+
+def test_json_has_the_documented_shape_in_both_languages() -> None:
+    for lang in ("zh", "en"):
+        data = json.loads(json.dumps(report_to_dict(_report(), lang)))
+        assert {"exercise", "status", "score", "max_score", "checks"} <= set(data)
+        assert data["status"] == "failed" and data["score"] == 1.0 and data["max_score"] == 2.0
+        for check in data["checks"]:
+            assert isinstance(check["name"], str) and isinstance(check["passed"], bool)
+            assert isinstance(check["points"], float) and isinstance(check["message"], str)
+            assert check["hint"] is None or isinstance(check["hint"], str)
+        assert "\x1b" not in (data["checks"][1]["evidence"] or "")

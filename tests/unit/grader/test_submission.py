@@ -1,0 +1,116 @@
+"""Reading submissions: file types, notebooks, syntax errors, unreadable files."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from grader.errors import (
+    InvalidNotebook,
+    StudentSyntaxError,
+    SubmissionNotFound,
+    SubmissionUnreadable,
+    UnsupportedSubmission,
+)
+from grader.exercises import get_exercise
+from grader.submission import load_submission
+
+CODE = get_exercise("EX-11-01")
+PROSE = get_exercise("EX-11-02")
+
+
+def notebook(tmp_path: Path, cells: list[dict[str, Any]], nbformat: int = 4) -> Path:
+    path = tmp_path / "work.ipynb"
+    path.write_text(json.dumps({"cells": cells, "nbformat": nbformat, "metadata": {}}))
+    return path
+
+
+def cell(kind: str, source: str | list[str], tags: list[str] | None = None) -> dict[str, Any]:
+    return {"cell_type": kind, "source": source, "metadata": {"tags": tags or []}}
+
+
+def test_code_cells_are_joined_and_magics_kept_as_comments(tmp_path: Path) -> None:
+    path = notebook(
+        tmp_path,
+        [
+            cell("markdown", "# title"),
+            cell("code", ["%time x = 1\n", "y = 2\n"]),
+            cell("code", "z = 3"),
+        ],
+    )
+    submission = load_submission(CODE, path)
+    assert submission.text == "# %time x = 1\ny = 2\n\nz = 3\n"
+    assert submission.cell_starts == (1, 4)
+
+
+def test_only_cells_tagged_answer_count_when_any_is_tagged(tmp_path: Path) -> None:
+    path = notebook(
+        tmp_path,
+        [cell("code", "scratch = 1"), cell("code", "answer = 2", ["answer"])],
+    )
+    assert load_submission(CODE, path).text == "answer = 2\n"
+
+
+def test_prose_from_a_notebook_uses_markdown_cells(tmp_path: Path) -> None:
+    path = notebook(tmp_path, [cell("code", "x = 1"), cell("markdown", "我的回答")])
+    assert load_submission(PROSE, path).text == "我的回答\n"
+
+
+def test_a_syntax_error_in_a_notebook_names_the_cell_and_line(tmp_path: Path) -> None:
+    path = notebook(tmp_path, [cell("code", "a = 1\nb = 2"), cell("code", "ok = 1\nc = (")])
+    with pytest.raises(StudentSyntaxError) as caught:
+        load_submission(CODE, path)
+    assert caught.value.message_id == "error.syntax_cell"
+    assert (caught.value.params["cell"], caught.value.params["line"]) == (2, 2)
+
+
+def test_a_syntax_error_in_a_file_names_the_line(tmp_path: Path) -> None:
+    path = tmp_path / "probe.py"
+    path.write_text("x = 1\nif x\n    pass\n")
+    with pytest.raises(StudentSyntaxError) as caught:
+        load_submission(CODE, path)
+    assert caught.value.params["line"] == 2
+    assert caught.value.exit_code == 2
+
+
+@pytest.mark.parametrize(
+    ("content", "reason"),
+    [
+        ("{not json", "not JSON"),
+        ('{"cells": 3, "nbformat": 4}', "cells"),
+        ('{"cells": [], "nbformat": 3}', "nbformat"),
+    ],
+)
+def test_invalid_notebooks_are_refused(tmp_path: Path, content: str, reason: str) -> None:
+    path = tmp_path / "bad.ipynb"
+    path.write_text(content)
+    with pytest.raises(InvalidNotebook) as caught:
+        load_submission(CODE, path)
+    assert reason in str(caught.value.params["reason"])
+
+
+def test_a_notebook_without_code_cells_says_so(tmp_path: Path) -> None:
+    path = notebook(tmp_path, [cell("markdown", "only words")])
+    with pytest.raises(InvalidNotebook) as caught:
+        load_submission(CODE, path)
+    assert caught.value.message_id == "error.empty_notebook"
+
+
+def test_missing_unreadable_and_wrong_type_files(tmp_path: Path) -> None:
+    with pytest.raises(SubmissionNotFound):
+        load_submission(CODE, tmp_path / "absent.py")
+    binary = tmp_path / "binary.py"
+    binary.write_bytes(b"\xff\xfe\x00x")
+    with pytest.raises(SubmissionUnreadable):
+        load_submission(CODE, binary)
+    folder = tmp_path / "folder.py"
+    folder.mkdir()
+    with pytest.raises(SubmissionUnreadable):
+        load_submission(CODE, folder)
+    with pytest.raises(UnsupportedSubmission):
+        load_submission(CODE, tmp_path / "answer.md")
+    with pytest.raises(UnsupportedSubmission):
+        load_submission(PROSE, tmp_path / "probe.py")

@@ -1,0 +1,117 @@
+"""The verdict on hand-built Observations: no processes, no files."""
+
+from __future__ import annotations
+
+import signal
+
+from grader.exercises import get_exercise
+from grader.exercises.spec import CodeExercise
+from grader.results import CheckResult
+from grader.verdict import judge_code
+from tests.unit.grader.factories import POLICY_CALLS, TABLE, failed_run, observations
+
+EX_11_01 = get_exercise("EX-11-01")
+assert isinstance(EX_11_01, CodeExercise)
+
+
+def judge(real=None, mutants=None) -> dict[str, CheckResult]:  # type: ignore[no-untyped-def]
+    real = real or observations(stdout=TABLE, records=POLICY_CALLS)
+    if mutants is None:
+        mutants = {name: failed_run() for name in EX_11_01.mutants}
+    checks = judge_code(EX_11_01, real, mutants, student_file="retry_policy_probe.py")
+    return {check.name: check for check in checks}
+
+
+def test_a_probe_that_passes_and_kills_every_mutant_passes_every_check() -> None:
+    checks = judge()
+    assert all(check.passed for check in checks.values())
+    assert sum(check.points for check in checks.values()) == EX_11_01.max_score
+
+
+def test_a_surviving_mutant_fails_with_its_description_and_hint() -> None:
+    mutants = {name: failed_run() for name in EX_11_01.mutants}
+    mutants["constant_delay"] = observations(stdout=TABLE)  # exit 0: the probe did not notice
+    check = judge(mutants=mutants)["mutant:constant_delay"]
+    assert not check.passed and check.points == 0
+    assert check.message.id == "mutant.survived"
+    assert check.message.params["mutant"].id == "mutant.constant_delay"  # type: ignore[union-attr]
+    assert check.hint is not None and check.hint.id == "mutant.constant_delay.hint"
+    assert check.evidence and "RetryableTaskError 0 True 5 False" in check.evidence
+
+
+def test_mutant_checks_cannot_pass_when_the_real_run_fails() -> None:
+    checks = judge(real=failed_run("AssertionError", "wrong expectation"))
+    mutant_checks = [c for name, c in checks.items() if name.startswith("mutant:")]
+    assert mutant_checks and all(c.message.id == "mutant.skipped" for c in mutant_checks)
+    assert not any(c.passed for c in mutant_checks)
+
+
+def test_a_crash_on_the_real_code_shows_the_students_traceback_and_a_hint() -> None:
+    check = judge(real=failed_run("AssertionError", "(True, 10, False) != (True, 5, False)", 12))[
+        "runs_cleanly"
+    ]
+    assert check.message.id == "run.uncaught"
+    assert check.message.params == {
+        "type": "AssertionError",
+        "message": "(True, 10, False) != (True, 5, False)",
+        "line": 12,
+    }
+    assert check.hint is not None and check.hint.id == "hint.assertion_on_real"
+    assert check.evidence and "line 12" in check.evidence
+
+
+def test_crash_hints_name_the_kind_of_mistake() -> None:
+    hints = {
+        kind: judge(real=failed_run(kind))["runs_cleanly"].hint
+        for kind in ("NotImplementedError", "ModuleNotFoundError", "ZeroDivisionError")
+    }
+    assert {kind: hint.id for kind, hint in hints.items() if hint} == {
+        "NotImplementedError": "hint.not_implemented",
+        "ModuleNotFoundError": "hint.import_error",
+        "ZeroDivisionError": "hint.crash",
+    }
+
+
+def test_timeouts_limits_signals_and_exit_codes_are_told_apart() -> None:
+    cases = {
+        "run.timeout": observations(exit_code=None, signal=9, timed_out=True, limit_hit="wall"),
+        "run.limit": observations(exit_code=None, signal=9, limit_hit="memory"),
+        "run.signal": observations(exit_code=None, signal=signal.SIGSEGV),
+        "run.exit_code": observations(exit_code=3),
+    }
+    for expected, real in cases.items():
+        assert judge(real=real)["runs_cleanly"].message.id == expected
+
+
+def test_output_needs_the_required_lines_in_order_whitespace_insensitive() -> None:
+    spaced = TABLE.replace(" ", "   ")
+    assert judge(real=observations(stdout="debug\n" + spaced, records=POLICY_CALLS))[
+        "output"
+    ].passed
+    swapped = "\n".join(reversed(TABLE.splitlines()))
+    check = judge(real=observations(stdout=swapped, records=POLICY_CALLS))["output"]
+    assert not check.passed and check.message.id == "output.missing"
+    assert check.message.params["index"] == 2
+
+
+def test_stdout_claiming_success_is_not_a_pass() -> None:
+    real = observations(stdout="PASS\nall checks passed\n", records=POLICY_CALLS)
+    assert not judge(real=real)["output"].passed
+
+
+def test_forged_records_alone_do_not_make_a_pass() -> None:
+    # The probe forged perfect records and printed the table, but asserts nothing:
+    # every mutant run exits 0, so the mutant checks fail.
+    real = observations(stdout=TABLE, records=POLICY_CALLS)
+    survivors = {
+        name: observations(stdout=TABLE, records=POLICY_CALLS) for name in EX_11_01.mutants
+    }
+    checks = judge(real=real, mutants=survivors)
+    assert checks["calls"].passed
+    assert not any(c.passed for name, c in checks.items() if name.startswith("mutant:"))
+
+
+def test_missing_policy_cases_are_named() -> None:
+    check = judge(real=observations(stdout=TABLE, records=POLICY_CALLS[:2]))["calls"]
+    assert check.message.id == "calls.policy.missing"
+    assert check.message.params["cases"] == "RetryableTaskError 2, ValueError 0"
