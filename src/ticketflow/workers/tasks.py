@@ -187,7 +187,86 @@ def register_tasks(
         attempt(envelope.event_id, status)
         return {"event_id": envelope.event_id, "status": status}
 
+    _dead_letter_hard_time_limits(app, dead_letter_handler, observe)
     return deliver_notification
+
+
+def _dead_letter_hard_time_limits(
+    app: Any, dead_letter_handler: DeadLetterHandler, observe: AttemptObserver
+) -> None:
+    """Give a delivery killed by the hard time limit a dead letter instead of nothing.
+
+    The hard limit kills the pool process, so none of the task's own code runs; and with
+    ``acks_late`` Celery then ACKs the message (``task_acks_on_timeout`` defaults to True):
+    no redelivery, no retry. Without this hook the event would vanish. The worker's main
+    process sends ``task_failure`` (Celery 5.7 sends it twice; the first carries the
+    request), and we record one ``permanent_failure`` dead letter with the original body.
+    Requeueing instead (``task_acks_on_timeout=False``) would loop forever on an event
+    that always hangs: redeliveries do not count as retries.
+    """
+    from celery import signals
+
+    handled: dict[str, None] = {}
+
+    def on_task_failure(
+        sender: Any = None,
+        task_id: str | None = None,
+        exception: BaseException | None = None,
+        args: Any = None,
+        kwargs: Any = None,
+        **_: Any,
+    ) -> None:
+        if getattr(sender, "name", None) != TASK_NAME or getattr(sender, "app", None) is not app:
+            return
+        if type(exception).__name__ != "TimeLimitExceeded" or task_id is None:
+            return
+        if task_id in handled:
+            return
+        handled[task_id] = None
+        while len(handled) > 1024:
+            handled.pop(next(iter(handled)))
+        request = sender.request
+        has_context = request is not None and request.id == task_id
+        retries = int(request.retries or 0) if has_context else 0
+        delivery_info = (request.delivery_info or {}) if has_context else {}
+        event = args[0] if args else (kwargs or {}).get("event")
+        event_id = _raw_event_id(event)
+        error = f"hard time limit exceeded: {exception!r}"
+        try:
+            dead_letter_handler(
+                event=event,
+                event_id=None if event_id == "unknown" else event_id,
+                reason="permanent_failure",
+                attempts=retries + 1,
+                error=error,
+                cause=exception,
+            )
+        except Exception:
+            logger.exception("could not dead-letter event %s after the hard time limit", event_id)
+            return
+        logger.warning(
+            "deliver_notification dead-lettered event_id=%s reason=permanent_failure "
+            "attempts=%d error=%s",
+            event_id,
+            retries + 1,
+            error,
+        )
+        observe(
+            DeliveryAttempt(
+                event_id=event_id,
+                task_id=task_id,
+                retries=retries,
+                redelivered=delivery_info.get("redelivered"),
+                delivery_tag=None,
+                outcome="dead_lettered",
+                reason="permanent_failure",
+                error=error,
+            )
+        )
+
+    # Weakly connected, kept alive by the app: the receiver goes when the app goes.
+    app._ticketflow_on_task_failure = on_task_failure
+    signals.task_failure.connect(on_task_failure, weak=True)
 
 
 def _classify(error: Exception) -> Exception:
