@@ -8,6 +8,9 @@ Exit status contract (what the verdict layer sees as ``Observations.exit_code``)
 * any other uncaught ``BaseException`` (``KeyboardInterrupt`` included) -> the trimmed
   traceback on stderr, an ``uncaught`` report on the channel, exit 1;
 * ``os._exit(n)`` by the student -> n; a fatal signal -> ``signal`` set, ``exit_code`` None.
+
+``sys.stdout`` is line-buffered (unlike CPython writing to a pipe), so every complete line
+printed before a crash, ``os._exit`` or a timeout kill is captured.
 """
 
 from __future__ import annotations
@@ -70,7 +73,7 @@ def _fresh_stdio() -> None:
         return io.TextIOWrapper(buffered, encoding="utf-8", errors=errors, line_buffering=line)
 
     sys.stdin = stream(0, "r", "strict", False)
-    sys.stdout = stream(1, "w", "strict", False)
+    sys.stdout = stream(1, "w", "strict", True)  # line-buffered: output survives a kill
     sys.stderr = stream(2, "w", "backslashreplace", True)
     for name in ("stdin", "stdout", "stderr"):
         setattr(sys, f"__{name}__", getattr(sys, name))

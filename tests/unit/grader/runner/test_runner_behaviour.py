@@ -52,10 +52,12 @@ def test_system_exit_keeps_its_code(
     assert obs.uncaught is None
 
 
-def test_os_exit_skips_buffered_output(server: ForkServer) -> None:
-    obs = run(server, "import os\nprint('lost: stdout is block-buffered on a pipe')\nos._exit(0)")
+def test_os_exit_keeps_printed_lines(server: ForkServer) -> None:
+    source = "import os, sys\nprint('kept: stdout is line-buffered')\nsys.stdout.write('lost')\n"
+    source += "os._exit(0)\n"
+    obs = run(server, source)
     assert obs.exit_code == 0
-    assert obs.stdout == ""
+    assert obs.stdout == "kept: stdout is line-buffered\n"
     obs = run(server, "import os\nos._exit(42)")
     assert obs.exit_code == 42
 

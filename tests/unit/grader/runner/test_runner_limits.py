@@ -26,7 +26,8 @@ def server(request: pytest.FixtureRequest) -> Iterator[ForkServer]:
 
 def test_infinite_loop_times_out(server: ForkServer) -> None:
     start = time.monotonic()
-    obs = run(server, "while True:\n    pass\n", limits=Limits(wall_seconds=1.0))
+    obs = run(server, "print('before')\nwhile True:\n    pass\n", limits=Limits(wall_seconds=1.0))
+    assert obs.stdout == "before\n"  # printed lines survive the kill
     assert time.monotonic() - start < 2.0
     assert obs.timed_out is True
     assert obs.limit_hit == "wall"
