@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import json
 import os
 import subprocess
 import sys
@@ -105,6 +106,12 @@ class ForkServer:
         """
         if max_parallel < 1:
             raise ValueError("max_parallel must be >= 1")
+        payloads = []
+        for request in requests:
+            try:
+                payloads.append(json.loads(json.dumps(request.to_json(), allow_nan=False)))
+            except (TypeError, ValueError) as exc:
+                raise ValueError(f"request is not JSON-serialisable: {exc}") from None
         with self._lock:
             self._check_usable()
             results: list[Observations | None] = [None] * len(requests)
@@ -118,7 +125,8 @@ class ForkServer:
                         index, request = queue.pop()
                         self._next_id += 1
                         inflight[self._next_id] = (index, request)
-                        self._send({"op": "run", "id": self._next_id, "request": request.to_json()})
+                        payload = payloads[index]
+                        self._send({"op": "run", "id": self._next_id, "request": payload})
                     wall = max(r.limits.wall_seconds for _, r in inflight.values())
                     for message in self._receive(wall + _ANSWER_SLACK):
                         slot = inflight.pop(int(message.get("id", -1)), None)

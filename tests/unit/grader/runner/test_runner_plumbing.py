@@ -160,6 +160,14 @@ def test_bad_isolation_and_bad_preload() -> None:
         ForkServer(preload=["no_such_module_for_preload"], isolation="rlimits")
 
 
+def test_unserialisable_request_is_a_value_error_and_leaves_the_server_usable() -> None:
+    with ForkServer(isolation="rlimits") as server:
+        bad = RunRequest("pass", "p.py", prelude="m:f", prelude_args={"x": object()})
+        with pytest.raises(ValueError, match="JSON"):
+            server.run(bad)
+        assert server.run(RunRequest("print(1)", "p.py")).stdout == "1\n"
+
+
 def test_run_once() -> None:
     obs = run_once(RunRequest("print(6 * 7)", "p.py"), isolation="rlimits")
     assert obs.stdout == "42\n"
