@@ -294,7 +294,11 @@ def drop_privileges() -> None:
 
 def apply_rlimits(limits: Limits) -> None:
     def cap(which: int, soft: int, hard: int | None = None) -> None:
-        resource.setrlimit(which, (soft, soft if hard is None else hard))
+        hard = soft if hard is None else hard
+        _, current = resource.getrlimit(which)
+        if current != resource.RLIM_INFINITY:  # unprivileged: cannot raise a hard limit
+            soft, hard = min(soft, current), min(hard, current)
+        resource.setrlimit(which, (soft, hard))
 
     cap(resource.RLIMIT_CPU, limits.cpu_seconds, limits.cpu_seconds + 1)
     cap(resource.RLIMIT_AS, limits.memory_bytes)
