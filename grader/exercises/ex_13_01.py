@@ -10,8 +10,8 @@ from grader.results import Message, msg
 def check_calls(records: Records) -> Message | None:
     """For one event: a delivery that raised, then one answered True, then one answered False."""
     calls = calls_of(records, "apply_notification_once")
-    if len(calls) < 3:
-        return msg("calls.apply.too_few", count=len(calls), needed=3)
+    if not calls:
+        return msg("calls.apply.too_few", count=0, needed=3)
     by_event: dict[object, list[object]] = {}
     for call in calls:
         outcome = "raised" if "raised" in call else call.get("result")
@@ -26,7 +26,6 @@ def check_calls(records: Records) -> Message | None:
     if False not in after[after.index(True) + 1 :]:
         return msg("calls.atomic.no_duplicate")
     return None
-
 
 EXERCISE = CodeExercise(
     id="EX-13-01",
