@@ -96,6 +96,7 @@ def main(
     fds: tuple[int, int, int, int],
     hide: Sequence[str],
     workdir: str,
+    drop: bool,
 ) -> NoReturn:
     """Entry point in the freshly forked student process; never returns."""
     stat_fd, stage = fds[3], "setup"
@@ -117,6 +118,7 @@ def main(
             f.write(request.source)
         if mode == "namespaces":
             sandbox.hide(hide)
+        if drop:
             _give_to_nobody(workdir)
             sandbox.drop_privileges()
         sandbox.apply_rlimits(request.limits)

@@ -90,6 +90,9 @@ class ForkServer:
             raise RunnerError(f"runner host failed to start: {ready.get('message', ready)}")
         self.isolation: str = str(ready["isolation"])
         self.pid: int = int(ready["pid"])
+        #: Whether student code runs as uid 65534 (always in "namespaces" mode; in "rlimits"
+        #: mode only when the host is root and nobody can reach the Python installation).
+        self.runs_as_nobody: bool = bool(ready.get("as_nobody"))
 
     # -- public API --------------------------------------------------------------------
 

@@ -59,7 +59,12 @@ class Run:
 class Host:
     def __init__(self, in_fd: int, out_fd: int, mode: str, hide: list[str]) -> None:
         self.in_fd, self.out_fd, self.mode, self.hide = in_fd, out_fd, mode, hide
-        self.plan = sandbox.overlay_plan(sandbox.needed_paths()) if mode == "namespaces" else {}
+        needed = sandbox.needed_paths()
+        self.plan = sandbox.overlay_plan(needed) if mode == "namespaces" else {}
+        # rlimits mode as root: run the student as nobody when nobody can reach the interpreter
+        self.drop = mode == "namespaces" or (
+            os.geteuid() == 0 and not sandbox.unreachable_for_nobody(needed)
+        )
         self.sel = selectors.DefaultSelector()
         self.decoder = FrameDecoder()
         self.outbuf = bytearray()
@@ -126,7 +131,9 @@ class Host:
     def _start(self, rid: int, payload: dict[str, Any]) -> None:
         try:
             request = RunRequest.from_json(payload)
-            proc = spawn.launch(request, mode=self.mode, hide=self.hide, plan=self.plan)
+            proc = spawn.launch(
+                request, mode=self.mode, hide=self.hide, plan=self.plan, drop=self.drop
+            )
         except Exception as exc:
             self.send({"op": "error", "id": rid, "message": f"could not start run: {exc!r}"})
             return
@@ -274,7 +281,7 @@ def main() -> None:
         return
     gc.collect()
     gc.freeze()  # forked children then do not touch (copy) every old object's page
-    host.send({"op": "ready", "isolation": mode, "pid": os.getpid()})
+    host.send({"op": "ready", "isolation": mode, "pid": os.getpid(), "as_nobody": host.drop})
     host.serve()
 
 

@@ -44,16 +44,21 @@ covered -> workdir chowned to nobody -> privileges dropped -> rlimits -> env scr
 student code.
 
 "rlimits" (fallback when not root or namespaces are unavailable; ``isolation="rlimits"``
-forces it). The student runs with the host's uid in a new session, with rlimits, a scrubbed
-environment and a throwaway workdir; a per-run supervisor (a child subreaper) and the host
-(also a subreaper) kill whatever the run left behind.
+forces it). The student runs in a new session, with rlimits, a scrubbed environment and a
+throwaway workdir; a per-run supervisor (a child subreaper) and the host (also a subreaper)
+kill whatever the run left behind. It runs with the host's uid, except when the host is root
+and uid ``nobody`` can reach the Python installation: then it drops to nobody as above
+(``ForkServer.runs_as_nobody`` tells), which keeps it out of root-owned files and away from
+other users' processes.
 
 * Prevents: runaway CPU/memory/output/file size per process, and processes surviving the run
   (best effort: orphans re-parent to the supervisor or the host and are killed).
 * Leaves open: everything the host's uid may do: reading the solutions and ``hide`` paths
   (they are NOT hidden), writing anywhere that uid can write (/tmp, the repository when run
   as its owner), the network and local databases, killing or ptracing the supervisor and
-  forging its status report; as root, RLIMIT_NPROC is not enforced by the kernel at all.
+  forging its status report (all of these only as far as its uid allows when it runs as
+  nobody); when it runs as root, RLIMIT_NPROC is not enforced and ``kill(-1, SIGKILL)``
+  kills every process on the machine.
   Use it for development, never to grade untrusted submissions.
 """
 
@@ -164,8 +169,10 @@ def needed_paths() -> list[str]:
     candidates.append(os.path.dirname(os.path.realpath(sys.executable)))
     for module in list(sys.modules.values()):
         spec_file = getattr(module, "__file__", None)
-        if isinstance(spec_file, str):
-            candidates.append(os.path.dirname(os.path.dirname(spec_file)))
+        if isinstance(spec_file, str):  # a package's parent, or a plain module's directory
+            parent = os.path.dirname(spec_file)
+            is_package = os.path.basename(spec_file).startswith("__init__.")
+            candidates.append(os.path.dirname(parent) if is_package else parent)
     for entry in candidates:
         if not entry:
             continue
@@ -179,15 +186,34 @@ def needed_paths() -> list[str]:
     return result
 
 
+def unreachable_for_nobody(paths: Sequence[str]) -> list[str]:
+    """The paths that uid ``nobody`` could not traverse on the real filesystem."""
+    blocked = []
+    for path in paths:
+        current = ""
+        for part in path.strip("/").split("/"):
+            current += "/" + part
+            try:
+                if not _traversable(os.stat(current)):
+                    blocked.append(path)
+                    break
+            except OSError:
+                break
+    return blocked
+
+
 def overlay_plan(paths: Sequence[str]) -> dict[str, list[str]]:
     """``{dir_to_cover_with_tmpfs: [paths to bind back inside it]}``.
 
     Covers the top-most ancestor that uid ``nobody`` cannot traverse (e.g. /root) and the
     per-run tmpfs dirs, re-exposing only the needed trees (read-only).
     """
-    plan: dict[str, list[str]] = {d: [] for d in (*TMPFS_DIRS, *EMPTY_DIRS)}
+    special = (*TMPFS_DIRS, *EMPTY_DIRS)
+    plan: dict[str, list[str]] = {d: [] for d in special}
     for path in paths:
-        covered = [d for d in plan if _under(path, d) and d in (*TMPFS_DIRS, *EMPTY_DIRS)]
+        if path == "/" or path in special:  # cannot re-expose a whole per-run directory
+            continue
+        covered = [d for d in special if _under(path, d)]
         if covered:
             plan[covered[0]].append(path)
             continue

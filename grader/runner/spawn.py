@@ -50,7 +50,12 @@ class Launched:
 
 
 def launch(
-    request: RunRequest, *, mode: str, hide: Sequence[str], plan: dict[str, list[str]]
+    request: RunRequest,
+    *,
+    mode: str,
+    hide: Sequence[str],
+    plan: dict[str, list[str]],
+    drop: bool = True,
 ) -> Launched:
     pipes = [os.pipe() for _ in range(4)]
     reads = [r for r, _ in pipes]
@@ -65,7 +70,7 @@ def launch(
         if mode == "namespaces":
             _guarded(writes[3], lambda: _ns_top(request, writes, hide, plan, host, lifeline))
         assert workdir is not None
-        _guarded(writes[3], lambda: _supervisor(request, writes, workdir, host))
+        _guarded(writes[3], lambda: _supervisor(request, writes, workdir, host, drop))
     for fd in (*writes, *lifeline):
         os.close(fd)
     return Launched(pid, reads[0], reads[1], reads[2], reads[3], workdir)
@@ -116,7 +121,7 @@ def _ns_init(
     sandbox.prepare_mounts(plan, request.limits.tmpfs_bytes)
     student = os.fork()
     if student == 0:
-        child.main(request, mode="namespaces", fds=fds, hide=hide, workdir=NS_WORKDIR)
+        child.main(request, mode="namespaces", fds=fds, hide=hide, workdir=NS_WORKDIR, drop=True)
     for fd in fds[:3]:
         os.close(fd)
     _report_exit(fds[3], student)
@@ -124,7 +129,7 @@ def _ns_init(
 
 
 def _supervisor(
-    request: RunRequest, fds: tuple[int, int, int, int], workdir: str, host: int
+    request: RunRequest, fds: tuple[int, int, int, int], workdir: str, host: int, drop: bool
 ) -> NoReturn:
     sandbox.die_with_parent(host)
     sandbox.close_fds_except({2, *fds})
@@ -134,7 +139,7 @@ def _supervisor(
         try:
             os.setsid()
         finally:
-            child.main(request, mode="rlimits", fds=fds, hide=(), workdir=workdir)
+            child.main(request, mode="rlimits", fds=fds, hide=(), workdir=workdir, drop=drop)
     for fd in fds[:3]:
         os.close(fd)
     write_status(fds[3], {"started": student})

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import signal
 from collections.abc import Iterator
 
@@ -143,6 +144,15 @@ def test_stdin_is_empty(server: ForkServer) -> None:
     obs = run(server, "import sys\nprint(repr(sys.stdin.read()))\ninput()\n")
     assert obs.stdout == "''\n"
     assert obs.uncaught is not None and obs.uncaught["type"] == "EOFError"
+
+
+def test_runs_as_nobody_flag_matches_the_uid(server: ForkServer) -> None:
+    uid = int(run(server, "import os; print(os.getuid())").stdout)
+    assert server.runs_as_nobody == (uid == 65534)
+    if server.isolation == "namespaces":
+        assert uid == 65534
+    elif os.geteuid() != 0:
+        assert uid == os.geteuid()
 
 
 def test_script_environment(server: ForkServer) -> None:
