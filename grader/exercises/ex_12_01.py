@@ -14,6 +14,7 @@ EFFECTS_PRELOAD = (
     "ticketflow.db",
     "ticketflow.messaging.outbox",
     "ticketflow.notifications.effects",
+    "grader.harness.warm_effects",  # last: it runs a probe-like warm-up in the host
 )
 
 

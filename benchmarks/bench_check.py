@@ -1,0 +1,127 @@
+"""How fast is feedback? ``grader check`` cold, and ``check()`` in a warm notebook kernel.
+
+    python benchmarks/bench_check.py             # 10 runs each (median reported)
+    python benchmarks/bench_check.py --runs 20
+
+Targets (issue #5), mutant runs included:
+  * ``grader check EX-11-01`` (a new process each time)  < 0.5 s
+  * ``grader check EX-12-01`` (a new process each time)  < 1.0 s
+  * ``check()`` in a warm kernel (2nd+ call, same process) < 0.3 s
+
+Every run grades the reference solution placed at the student's path in a throwaway copy
+of the course, so the real run and every mutant run happen (and must pass).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+TARGETS = {"EX-11-01": 0.5, "EX-12-01": 1.0, "EX-13-01": None}
+WARM_TARGET = 0.3
+
+WARM_SCRIPT = """
+import json, sys, time
+from grader import check
+exercise, runs = sys.argv[1], int(sys.argv[2])
+first = check(exercise)
+assert first.status == "passed", first
+times = []
+for _ in range(runs):
+    start = time.perf_counter()
+    report = check(exercise)
+    times.append(time.perf_counter() - start)
+    assert report.status == "passed", report
+print(json.dumps(times))
+"""
+
+
+def prepare_course(folder: Path) -> Path:
+    shutil.copytree(REPO / "exercises", folder / "exercises")
+    for exercise_id in TARGETS:
+        source = next((REPO / "solutions" / exercise_id).iterdir())
+        shutil.copyfile(source, folder / "exercises" / exercise_id / source.name)
+    return folder
+
+
+def grader_command() -> list[str]:
+    script = Path(sys.executable).parent / "grader"
+    return [str(script)] if script.exists() else [sys.executable, "-m", "grader"]
+
+
+def cold(course: Path, exercise_id: str, runs: int) -> list[float]:
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        done = subprocess.run(
+            [*grader_command(), "check", exercise_id, "--json"],
+            cwd=course,
+            capture_output=True,
+            text=True,
+        )
+        times.append(time.perf_counter() - start)
+        status = json.loads(done.stdout)["status"] if done.stdout else done.stderr
+        if done.returncode != 0 or status != "passed":
+            raise SystemExit(f"{exercise_id}: expected a pass, got {status!r}")
+    return times
+
+
+def warm(course: Path, exercise_id: str, runs: int) -> list[float]:
+    done = subprocess.run(
+        [sys.executable, "-c", WARM_SCRIPT, exercise_id, str(runs)],
+        cwd=course,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return [float(t) for t in json.loads(done.stdout.strip().splitlines()[-1])]
+
+
+def line(label: str, times: list[float], target: float | None) -> str:
+    median = statistics.median(times)
+    verdict = "" if target is None else ("  OK" if median < target else "  TOO SLOW")
+    limit = "" if target is None else f" (target < {target:.1f} s)"
+    return (
+        f"{label:<38} median {median:6.3f} s  min {min(times):6.3f}  max {max(times):6.3f}"
+        f"{limit}{verdict}"
+    )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=10)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="bench-check-") as folder:
+        course = prepare_course(Path(folder))
+        results = []
+        for exercise_id, target in TARGETS.items():
+            cold(course, exercise_id, 1)  # warm the OS page cache, not the process
+            results.append(
+                (f"grader check {exercise_id} (cold)", cold(course, exercise_id, args.runs), target)
+            )
+        for exercise_id in ("EX-11-01", "EX-12-01"):
+            results.append(
+                (
+                    f"check('{exercise_id}') (warm kernel)",
+                    warm(course, exercise_id, args.runs),
+                    WARM_TARGET,
+                )
+            )
+    print(f"{args.runs} runs each, {sys.platform}, python {sys.version.split()[0]}")
+    slow = False
+    for label, times, target in results:
+        print(line(label, times, target))
+        slow |= target is not None and statistics.median(times) >= target
+    return 1 if slow else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
