@@ -24,10 +24,19 @@ from grader.errors import EXIT_FAILED, EXIT_INTERNAL, EXIT_PASSED, GraderError, 
 from grader.render.catalog import LANGUAGES, render_message, resolve_lang
 from grader.results import CheckReport
 
+EXIT_CODES = """exit codes:
+  0  every check passed, or a prose answer is awaiting instructor review
+  1  some check failed (an untouched starter is "not started": failed)
+  2  usage or input error: unknown exercise, missing/unreadable file, syntax error, bad notebook
+  3  internal grader error (please report it)"""
+
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="grader", description="Check ticketflow course exercises (lessons 11-13)."
+        prog="grader",
+        description="Check ticketflow course exercises (lessons 11-13).",
+        epilog=EXIT_CODES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
@@ -112,8 +121,8 @@ def exit_code_for(report: CheckReport) -> int:
 
 
 def run_check(args: argparse.Namespace, lang: str, as_json: bool) -> int:
-    from grader.check import check_exercise
     from grader.course import find_course_root
+    from grader.grading import check_exercise
 
     root: Path | None = None
     if args.path is None or args.root is not None:

@@ -33,7 +33,7 @@ class ListEntry:
 
 
 def list_exercises(root: Path, *, run_missing: bool = True) -> list[ListEntry]:
-    from grader.check import code_report, observe, prose_report
+    from grader.grading import code_report, observe, prose_report
 
     entries: dict[str, ListEntry] = {}
     pending: list[tuple[CodeExercise, Submission]] = []

@@ -47,9 +47,9 @@ def _check(
     exercise_id: str, submission: str | Path | None, lang: str, root: str | Path | None
 ) -> CheckReport:
     from grader import cache
-    from grader.check import judge_submission
     from grader.course import find_course_root, hidden_paths, submission_path
     from grader.exercises import get_exercise
+    from grader.grading import judge_submission
     from grader.runner import shared_fork_server
     from grader.submission import load_submission
 

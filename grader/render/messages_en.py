@@ -152,6 +152,7 @@ MESSAGES: dict[str, str] = {
     "status.error": "error",
     "status.needs_review": "needs review",
     "status.not_started": "not started",
+    "status.unchecked": "changed, not checked yet",
     "kind.code": "code",
     "kind.prose": "prose",
     "label.hint": "Hint",

@@ -151,6 +151,7 @@ MESSAGES: dict[str, str] = {
     "status.error": "错误",
     "status.needs_review": "待评阅",
     "status.not_started": "未开始",
+    "status.unchecked": "已修改，未检查",
     "kind.code": "代码",
     "kind.prose": "文字",
     "label.hint": "提示",

@@ -1,4 +1,4 @@
-"""``check_exercise``: one exercise id in, one ``CheckReport`` out.
+"""The grading flow: one exercise id in, one ``CheckReport`` out (``check_exercise``).
 
 Code exercises: the real run and one run per mutant go to the fork server together (in
 parallel), then ``verdict`` judges the observations. Prose exercises are judged in

@@ -1,0 +1,47 @@
+"""The CLI's last line of defence: exit codes and messages, never a traceback."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from grader.cli import exit_code_for, main
+from grader.results import build_report, failed_check, msg, passed_check
+
+
+def test_an_unexpected_internal_error_exits_3_and_asks_for_a_report(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    def explode(*_args: object, **_kwargs: object) -> None:
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr("grader.grading.check_exercise", explode)
+    (tmp_path / "exercises").mkdir()
+    code = main(["check", "EX-11-01", "--root", str(tmp_path), "--lang", "en"])
+    captured = capsys.readouterr()
+    assert code == 3
+    assert "RuntimeError: disk on fire" in captured.err
+    assert "please report" in captured.err
+    assert "Traceback" not in captured.err
+
+
+def test_argument_errors_exit_2() -> None:
+    with pytest.raises(SystemExit) as caught:
+        main(["check"])
+    assert caught.value.code == 2
+
+
+def test_exit_codes_follow_the_status() -> None:
+    passed = build_report("EX-11-01", "code", (passed_check("runs_cleanly", 1.0, msg("run.ok")),))
+    failed = build_report("EX-11-01", "code", (failed_check("runs_cleanly", 1.0, msg("run.ok")),))
+    review = build_report("EX-11-02", "prose", passed.checks, status="needs_review")
+    assert [exit_code_for(r) for r in (passed, failed, review)] == [0, 1, 0]
+
+
+def test_importing_the_grading_modules_never_shadows_grader_check() -> None:
+    import grader
+    import grader.grading
+    import grader.notebook
+
+    assert callable(grader.check) and grader.check.__module__ == "grader"
