@@ -32,12 +32,17 @@ def submission_path(root: Path, exercise: Exercise) -> Path:
 
 
 def hidden_paths(root: Path | None) -> tuple[Path, ...]:
-    """What a student's run must not see: the grader (harness, mutants), solutions, tests."""
+    """What a student's run must not see: the grader (harness, mutants), solutions, tests.
+
+    Only paths that exist at course level are listed, and the list does not depend on
+    anything a check creates (``.grader/`` holds nothing secret), so a warm notebook keeps
+    one fork server for every call.
+    """
     import grader
 
     paths = [Path(grader.__file__).resolve().parent]
     if root is not None:
-        for name in (SOLUTIONS_DIR, "tests", CACHE_DIR):
+        for name in (SOLUTIONS_DIR, "tests"):
             candidate = root / name
             if candidate.exists():
                 paths.append(candidate.resolve())

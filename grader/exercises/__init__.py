@@ -36,7 +36,7 @@ def normalize_id(text: str) -> str:
 def closest(given: str, known: tuple[str, ...]) -> list[str]:
     """The most similar known id (difflib ratio; ties go to the most same-position chars)."""
     upper = given.upper()
-    candidates = difflib.get_close_matches(upper, known, n=len(known), cutoff=0.7)
+    candidates = difflib.get_close_matches(upper, known, n=len(known), cutoff=0.8)
     if not candidates:
         return []
 

@@ -1,0 +1,53 @@
+"""``from grader import check`` as a notebook uses it: a warm server, HTML, no exceptions."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from grader import check
+from tests.e2e.conftest import REPO, Course
+
+pytestmark = pytest.mark.e2e
+
+
+def test_warm_calls_reuse_one_server_and_render_html(course: Course) -> None:
+    from grader.runner import client
+
+    course.answer("EX-12-01", REPO / "solutions" / "EX-12-01" / "notification_once_probe.py")
+    first = check("EX-12-01", root=course.root)
+    server = client._shared[1] if client._shared else None
+    second = check("EX-12-01", root=course.root, lang="en")
+    assert client._shared is not None and client._shared[1] is server
+    assert (first.status, first.lang, second.status, second.lang) == (
+        "passed",
+        "zh",
+        "passed",
+        "en",
+    )
+    starter = check("EX-11-01", root=course.root)
+    assert starter.status == "failed" and starter.checks[0].message.id == "code.not_started"
+    html = first._repr_html_()
+    assert html.startswith("<div class='grader-report'>") and "<table>" in html
+
+
+def test_student_output_is_escaped_in_html(course: Course, tmp_path: Path) -> None:
+    probe = tmp_path / "probe.py"
+    probe.write_text(
+        "print('<script>alert(1)</script>')\n"
+        "raise AssertionError('<img src=x onerror=alert(2)>')\n",
+        encoding="utf-8",
+    )
+    report = check("EX-11-01", probe, root=course.root, lang="en")
+    html = report._repr_html_()
+    assert report.status == "failed"
+    assert "<script>" not in html and "<img" not in html
+    assert "&lt;img src=x onerror=alert(2)&gt;" in html
+
+
+def test_input_errors_come_back_as_an_error_report(course: Course) -> None:
+    report = check("EX-99-01", root=course.root, lang="en")
+    assert report.status == "error"
+    assert report.checks[0].message.id == "error.unknown_exercise"
+    assert "There is no exercise EX-99-01" in report._repr_html_()
