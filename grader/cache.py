@@ -23,20 +23,31 @@ from grader.starters import normalize
 CACHE_FILE = "results.json"
 
 
+#: What decides a verdict: the exercise specs, the harness and mutants, the judging code
+#: and the library under test (the runner only carries observations, so it is left out).
+_VERDICT_SOURCES = ("exercises", "harness", "verdict.py", "rubric.py", "grading.py", "starters.py")
+
+
 @cache
 def code_fingerprint() -> str:
+    """A hash of every source file a verdict depends on (content, not mtime)."""
     import grader
     import ticketflow
 
+    grader_dir = Path(grader.__file__ or ".").resolve().parent
+    ticketflow_dir = Path(ticketflow.__file__ or ".").resolve().parent
+    files = [p for name in _VERDICT_SOURCES for p in _sources(grader_dir / name)]
+    files += _sources(ticketflow_dir)
     digest = hashlib.sha256()
-    for package in (grader, ticketflow):
-        base = Path(package.__file__ or ".").resolve().parent
-        for path in sorted(base.rglob("*.py")):
-            stat = path.stat()
-            digest.update(
-                f"{path.relative_to(base)}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode()
-            )
+    for path in files:
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()
+
+
+def _sources(path: Path) -> list[Path]:
+    if path.is_file():
+        return [path]
+    return sorted(p for p in path.rglob("*") if p.suffix in (".py", ".json"))
 
 
 def cache_key(exercise_id: str, text: str) -> str:
