@@ -36,12 +36,12 @@ class Result:
 class Course:
     root: Path
 
-    def run(self, *args: str, env: dict[str, str] | None = None) -> Result:
+    def run(self, *args: str, env: dict[str, str] | None = None, cwd: Path | None = None) -> Result:
         environment = {k: v for k, v in os.environ.items() if k != "GRADER_LANG"}
         environment.update(env or {})
         done = subprocess.run(
             [*grader_command(), *args],
-            cwd=self.root,
+            cwd=cwd or self.root,
             capture_output=True,
             text=True,
             timeout=120,

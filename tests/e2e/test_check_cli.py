@@ -146,3 +146,9 @@ def test_a_notebook_answer_is_checked_from_its_tagged_cells(course: Course, tmp_
     path.write_text(json.dumps(notebook), encoding="utf-8")
     result = course.run("check", "EX-11-01", "--path", str(path), "--json")
     assert result.code == 0 and result.json()["status"] == "passed"
+
+
+def test_the_course_root_is_found_from_a_subfolder(course: Course) -> None:
+    course.answer("EX-11-01", _solution("EX-11-01"))
+    result = course.run("check", "ex-11-01", "--json", cwd=course.root / "exercises" / "EX-11-01")
+    assert result.code == 0 and result.json()["exercise"] == "EX-11-01"

@@ -1,0 +1,38 @@
+"""The fast paths stay lean: nothing heavy is imported where it is not needed."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+HEAVY = ("celery", "kombu", "sqlalchemy", "nbformat", "IPython")
+
+
+def _modules_after(code: str) -> set[str]:
+    script = f"{code}\nimport json, sys\nprint(json.dumps(sorted(sys.modules)))"
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    )
+    return set(json.loads(done.stdout))
+
+
+def _heavy(modules: set[str]) -> set[str]:
+    return {name for name in modules if name.split(".")[0] in HEAVY}
+
+
+def test_importing_grader_loads_nothing_but_the_package() -> None:
+    modules = _modules_after("import grader")
+    assert {name for name in modules if name.startswith("grader")} == {"grader"}
+
+
+def test_the_ex_11_01_path_never_imports_celery_or_sqlalchemy() -> None:
+    # What the CLI process and the EX-11-01 fork-server host import between them.
+    code = (
+        "import grader.cli, grader.grading, grader.verdict, grader.cache, grader.render.text\n"
+        "from grader.exercises import get_exercise\n"
+        "import importlib\n"
+        "for name in get_exercise('EX-11-01').all_preload: importlib.import_module(name)\n"
+        "grader.cache.code_fingerprint()"
+    )
+    assert _heavy(_modules_after(code)) == set()
