@@ -1,0 +1,90 @@
+"""The notebooks as committed: valid nbformat v4, no outputs, Chinese prose, exercise pointers."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from tests.notebooks.kernel import lesson_notebooks
+
+pytestmark = pytest.mark.notebooks
+
+LESSON_STEMS = [
+    "11-late-ack-and-prefetch",
+    "12-worker-loss-retry-and-time-limits",
+    "13-receipt-and-effect-in-one-transaction",
+]
+EXERCISES = {
+    "11-late-ack-and-prefetch": ("EX-11-01", "EX-11-02"),
+    "12-worker-loss-retry-and-time-limits": ("EX-12-01", "EX-12-02"),
+    "13-receipt-and-effect-in-one-transaction": ("EX-13-01", "EX-13-02"),
+}
+CJK = re.compile(r"[\u4e00-\u9fff]")
+SERVICE_URL = re.compile(r"\b(amqp|redis|rediss|postgresql(\+\w+)?)://")
+
+
+def test_the_lessons_are_exactly_the_three_of_issue_4() -> None:
+    assert [path.stem for path in lesson_notebooks()] == LESSON_STEMS
+
+
+@pytest.fixture(params=LESSON_STEMS)
+def notebook_path(request: pytest.FixtureRequest) -> Path:
+    path: Path = next(p for p in lesson_notebooks() if p.stem == request.param)
+    return path
+
+
+def test_is_valid_nbformat_v4(notebook_path: Path) -> None:
+    notebook = nbformat.read(notebook_path, as_version=nbformat.NO_CONVERT)
+    assert notebook.nbformat == 4
+    nbformat.validate(notebook)
+
+
+def test_is_stored_without_outputs(notebook_path: Path) -> None:
+    notebook = nbformat.read(notebook_path, as_version=4)
+    dirty = [
+        index
+        for index, cell in enumerate(notebook.cells)
+        if cell.cell_type == "code" and (cell.outputs or cell.execution_count is not None)
+    ]
+    assert not dirty, (
+        f"{notebook_path.name}: cells {dirty} have outputs or execution counts; clear them with "
+        f"jupyter nbconvert --clear-output --inplace {notebook_path}"
+    )
+
+
+def test_runs_on_a_python3_kernel(notebook_path: Path) -> None:
+    metadata = nbformat.read(notebook_path, as_version=4).metadata
+    assert metadata["kernelspec"]["name"] == "python3"
+    assert metadata["kernelspec"]["language"] == "python"
+
+
+def test_prose_is_chinese_and_code_is_not(notebook_path: Path) -> None:
+    cells = nbformat.read(notebook_path, as_version=4).cells
+    markdown = [cell.source for cell in cells if cell.cell_type == "markdown"]
+    assert markdown and all(CJK.search(text) for text in markdown)
+    for cell in cells:
+        if cell.cell_type == "code":
+            # Chinese may appear in comments and printed notes; identifiers stay English.
+            names = re.findall(r"^\s*(?:def|class)\s+(\S+?)[(:]", cell.source, flags=re.M)
+            assert not [name for name in names if CJK.search(name)], names
+
+
+def test_needs_no_network_service(notebook_path: Path) -> None:
+    for cell in nbformat.read(notebook_path, as_version=4).cells:
+        if cell.cell_type == "code":
+            assert not SERVICE_URL.search(cell.source), cell.source
+
+
+def test_ends_by_pointing_to_its_exercises_and_how_to_check_them(notebook_path: Path) -> None:
+    last = nbformat.read(notebook_path, as_version=4).cells[-1]
+    assert last.cell_type == "markdown"
+    first, second = EXERCISES[notebook_path.stem]
+    for exercise in (first, second):
+        assert exercise in last.source
+        assert f"exercises/{exercise}/" in last.source
+    assert "from grader import check" in last.source
+    assert f'check("{first}")' in last.source
+    assert f"grader check {first}" in last.source
