@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from grader.runner import Observations
 
 EVIDENCE_LINES = 30
+EVIDENCE_CHARS = 4000
 
 
 def judge_code(
@@ -63,7 +64,7 @@ def run_check(exercise: CodeExercise, real: Observations, student_file: str) -> 
             message=first_line(str(uncaught.get("message", ""))),
             line=_line(uncaught.get("line")),
         )
-        evidence = str(uncaught.get("traceback") or "") or tail(real.stderr)
+        evidence = tail(str(uncaught.get("traceback") or "")) or tail(real.stderr)
         return failed_check(name, points, message, crash_hint(kind, student_file), evidence)
     return failed_check(
         name,
@@ -133,15 +134,23 @@ def first_line(text: str, limit: int = 300) -> str:
 
 
 def head(text: str, lines: int = EVIDENCE_LINES) -> str:
-    kept = text.splitlines()
+    """The first ``lines`` lines (each cut at 200 characters), at most EVIDENCE_CHARS."""
+    kept = [_cut(line) for line in text[: EVIDENCE_CHARS * 4].splitlines()]
     more = len(kept) - lines
-    return "\n".join(kept[:lines] + ([f"[… {more} more lines]"] if more > 0 else []))
+    shown = "\n".join(kept[:lines] + ([f"[… {more} more lines]"] if more > 0 else []))
+    return shown[:EVIDENCE_CHARS]
 
 
 def tail(text: str, lines: int = EVIDENCE_LINES) -> str:
-    kept = text.splitlines()
+    """The last ``lines`` lines (each cut at 200 characters), at most EVIDENCE_CHARS."""
+    kept = [_cut(line) for line in text[-EVIDENCE_CHARS * 4 :].splitlines()]
     more = len(kept) - lines
-    return "\n".join(([f"[… {more} earlier lines]"] if more > 0 else []) + kept[-lines:])
+    shown = "\n".join(([f"[… {more} earlier lines]"] if more > 0 else []) + kept[-lines:])
+    return shown[-EVIDENCE_CHARS:]
+
+
+def _cut(line: str, limit: int = 200) -> str:
+    return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
 def _line(value: object) -> int | None:

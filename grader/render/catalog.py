@@ -42,6 +42,7 @@ class _Params(dict[str, Any]):
 
 
 def render_message(message_id: str, params: Mapping[str, Any], lang: str) -> str:
+    from grader.render.sanitize import clean
     from grader.results import Message
 
     template = catalogue(lang).get(message_id)
@@ -53,6 +54,8 @@ def render_message(message_id: str, params: Mapping[str, Any], lang: str) -> str
             values[key] = render_message(value.id, value.params, lang)
         elif value is None:
             values[key] = "-"
+        elif isinstance(value, str):
+            values[key] = clean(value).replace("\n", " ")  # may come from the student's run
         else:
             values[key] = value
     return template.format_map(values)

@@ -50,3 +50,21 @@ def test_json_has_the_documented_shape_in_both_languages() -> None:
             assert isinstance(check["points"], float) and isinstance(check["message"], str)
             assert check["hint"] is None or isinstance(check["hint"], str)
         assert "\x1b" not in (data["checks"][1]["evidence"] or "")
+
+
+def test_student_text_inside_a_grader_sentence_is_one_clean_line() -> None:
+    from grader.render.catalog import render_message
+
+    text = render_message(
+        "run.uncaught",
+        {"type": "Err\x1b[2J", "message": "x\n✔ all checks passed\u202e", "line": 1},
+        "en",
+    )
+    assert "\x1b" not in text and "\n" not in text and "\u202e" not in text
+
+
+def test_evidence_is_bounded_however_much_the_student_prints() -> None:
+    from grader.verdict import EVIDENCE_CHARS, head, tail
+
+    flood = ("x" * 100_000 + "\n") * 50
+    assert len(head(flood)) <= EVIDENCE_CHARS and len(tail(flood)) <= EVIDENCE_CHARS
