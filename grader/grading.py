@@ -42,17 +42,12 @@ def check_exercise(
     (it must preload what the exercise needs); by default one is started for this call.
     """
     exercise = get_exercise(exercise_id)
-    course_root: Path | None = None
-    if submission is None or root is not None:
-        course_root = find_course_root(root)
-    path = submission if submission is not None else submission_path(_known(course_root), exercise)
-    loaded = load_submission(exercise, path)
+    course_root = find_course_root(root) if submission is None or root is not None else None
+    if submission is None:
+        assert course_root is not None
+        submission = submission_path(course_root, exercise)
+    loaded = load_submission(exercise, submission)
     return judge_submission(exercise, loaded, lang=lang, root=course_root, server=server)
-
-
-def _known(root: Path | None) -> Path:
-    assert root is not None
-    return root
 
 
 def judge_submission(
