@@ -35,9 +35,15 @@ class _Handler(BaseHTTPRequestHandler):
         pass  # quiet: the worker's log is the one that matters
 
 
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        pass  # a client that gave up while we were paused: expected, not news
+
+
 def serve() -> None:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-    server.daemon_threads = True
+    server = _Server(("127.0.0.1", 0), _Handler)
     print(f"{READY_PREFIX}http://127.0.0.1:{server.server_address[1]}/notify", flush=True)
     server.serve_forever()
 

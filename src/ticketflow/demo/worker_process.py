@@ -9,6 +9,7 @@ stderr (Celery logs there) go to one file the driver reads.
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import os
 import re
 import signal
@@ -20,6 +21,7 @@ from types import TracebackType
 
 WORKER_MODULE = "ticketflow.workers.celery_worker"
 STOP_TIMEOUT_SECONDS = 10.0
+PR_SET_PDEATHSIG = 1
 
 
 class WorkerLog:
@@ -70,6 +72,19 @@ def worker_command(nodename: str, queue: str) -> list[str]:
     ]
 
 
+def _die_with_parent() -> None:
+    """In the forked child, before exec: SIGKILL us if the driver dies (Linux only).
+
+    The worker runs in its own session, so nothing else would stop it if the driver were
+    killed without running its cleanup (``kill -9``, a thread-method test timeout).
+    """
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
+
+
 def _parent_pid(pid: int) -> int | None:
     try:
         stat = Path(f"/proc/{pid}/stat").read_text()
@@ -109,6 +124,7 @@ class WorkerProcess:
                 stdout=output,
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
+                preexec_fn=_die_with_parent if sys.platform == "linux" else None,
             )
         return self._popen.pid
 
