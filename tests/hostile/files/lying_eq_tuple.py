@@ -1,0 +1,28 @@
+# trick: a tuple subclass that is == to everything, so `assert observed == expected` passes on every mutant too
+# expect: failed
+# exercise: EX-11-01
+from ticketflow.workers.tasks import BoundedRetryPolicy, RetryableTaskError
+
+
+class AlwaysEqual(tuple):
+    def __eq__(self, other):
+        return True
+
+    def __ne__(self, other):
+        return False
+
+    __hash__ = tuple.__hash__
+
+
+policy = BoundedRetryPolicy(max_retries=2, base_delay_seconds=5)
+cases = [
+    (RetryableTaskError("temporary"), 0, (True, 5, False)),
+    (RetryableTaskError("temporary"), 1, (True, 10, False)),
+    (RetryableTaskError("temporary"), 2, (False, None, True)),
+    (ValueError("invalid"), 0, (False, None, True)),
+]
+for error, retries, expected in cases:
+    decision = policy.decision(error, retries_so_far=retries)
+    observed = AlwaysEqual((decision.retry, decision.countdown_seconds, decision.dead_letter))
+    assert observed == expected
+    print(type(error).__name__, retries, *expected)
