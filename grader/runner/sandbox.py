@@ -12,26 +12,31 @@ when it forked are readable by the student's code. Only the host's own observati
 
 "namespaces" (root; default when available). Per run: new mount, PID, network, IPC and UTS
 namespaces; the student runs as ``nobody`` (65534, no supplementary groups, no
-capabilities, ``PR_SET_NO_NEW_PRIVS``) in a child of the namespace's PID 1.
+capabilities, ``PR_SET_NO_NEW_PRIVS``, own user namespace and session keyring) in a child of
+the namespace's PID 1.
 
 * Prevents: writing anything persistent (every mount is read-only; /tmp, /var/tmp and
-  /dev/shm are fresh size-limited tmpfs discarded with the run); reading ``hide`` paths
-  (an empty read-only tmpfs, or /dev/null for a file, is mounted over them); any network
-  (the new network namespace has only a down loopback, so TCP to 127.0.0.1:5432 fails and
-  abstract unix sockets of the machine are out of reach); connecting to local services'
-  unix sockets under /run (an empty tmpfs covers /run); seeing or signalling processes
-  outside the run, including the other run executing in parallel; ptracing, signalling or
-  reading the fds of the root supervisor (PID 1 of the namespace), so the exit status and
-  rusage it reports are truthful; leaving processes behind: when the student's main process
-  exits or the host kills the run, PID 1 exits and the kernel kills every process of the
-  namespace (setsid, double fork and daemon threads included).
+  /dev/shm are fresh size-limited tmpfs discarded with the run, /dev/pts a fresh devpts);
+  reading ``hide`` paths (an empty read-only tmpfs, or /dev/null for a file, is mounted over
+  them); any network (the new network namespace has only a down loopback, so TCP to
+  127.0.0.1:5432 fails and abstract unix sockets of the machine are out of reach);
+  connecting to local services' unix sockets under /run (an empty tmpfs covers /run);
+  seeing or signalling processes outside the run, including the other run executing in
+  parallel; sharing kernel keyrings or an RLIMIT_NPROC budget with other runs (fresh user
+  namespace); ptracing, signalling or reading the fds of the root supervisor (PID 1 of the
+  namespace), so the exit status and rusage it reports are truthful; leaving processes
+  behind: when the student's main process exits or the host kills the run, PID 1 exits and
+  the kernel kills every process of the namespace (setsid, double fork, daemon threads).
 * Leaves open: reading every world-readable file that is not hidden (the course tree, the
-  venv, /etc); CPU and memory use up to the rlimits, and RLIMIT_AS is per process, so up to
-  ``max_processes`` processes may each use ``memory_bytes`` (no cgroup); RLIMIT_NPROC counts
-  every process of uid 65534 on the machine, so two parallel runs share the budget;
-  kernel attack surface (no seccomp filter; unprivileged user namespaces stay allowed, but
-  inherited mounts are locked so they cannot reveal hidden paths); world-accessible unix
-  sockets outside /run, /tmp, /var/tmp and /dev/shm; lying on the observation channel.
+  venv, /etc); CPU and memory up to the rlimits, and RLIMIT_AS is per process, so up to
+  ``max_processes`` processes may each use ``memory_bytes`` (no cgroup); kernel attack
+  surface (no seccomp filter; nested user namespaces stay allowed, but inherited mounts are
+  locked there so they cannot reveal hidden paths); world-accessible unix sockets outside
+  /run, /tmp, /var/tmp and /dev/shm; lying on the observation channel; side channels between
+  runs alive at the same time (flock/fcntl locks and inotify on shared read-only files,
+  system load, /sys/fs/cgroup counters). If the kernel refuses unprivileged user namespaces
+  (``drop_privileges`` returns False), all runs share uid 65534's persistent user keyring
+  (a channel between runs, even sequential ones) and one RLIMIT_NPROC budget.
 
 Order inside the namespace (the prelude needs files that get hidden later):
 mounts made private -> directories on the way to the Python installation that ``nobody``
@@ -86,7 +91,7 @@ MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 1, 2, 4, 8
 MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = 32, 4096, 16384, 1 << 18
 _SAFE = MS_NOSUID | MS_NODEV
 
-PR_SET_PDEATHSIG, PR_SET_CHILD_SUBREAPER, PR_SET_NO_NEW_PRIVS = 1, 36, 38
+PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_SET_CHILD_SUBREAPER, PR_SET_NO_NEW_PRIVS = 1, 4, 36, 38
 
 #: Fresh writable tmpfs per run.
 TMPFS_DIRS = ("/tmp", "/var/tmp", "/dev/shm")
@@ -293,6 +298,10 @@ def prepare_mounts(plan: dict[str, list[str]], tmpfs_bytes: int) -> None:
                 _overlay(target, plan.get(target, []), 0, options)
             else:
                 _overlay(target, plan.get(target, []), MS_RDONLY, "size=4k,mode=0755")
+    try:  # ptys of this run only (a shared devpts would let runs open each other's ptys)
+        mount("devpts", "/dev/pts", "devpts", MS_NOSUID | MS_NOEXEC, "newinstance,mode=0620")
+    except OSError:
+        mount("tmpfs", "/dev/pts", "tmpfs", MS_RDONLY | _SAFE | MS_NOEXEC, "size=4k,mode=0555")
     # if this fails the host's /proc stays visible (documented; pids there are not ours)
     with contextlib.suppress(OSError):
         mount("proc", "/proc", "proc", _SAFE | MS_NOEXEC, None)
@@ -309,13 +318,61 @@ def hide(paths: Iterable[str]) -> None:
             mount(None, real, None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID, None)
 
 
-def drop_privileges() -> None:
+def drop_privileges() -> bool:
+    """Become uid/gid 65534 with no capabilities and no_new_privs; True if in a fresh user ns.
+
+    Then, best effort, a fresh session keyring and a fresh user namespace (65534 mapped to
+    itself): kernel keyrings are per (user namespace, uid), so without this every run of uid
+    65534 would share one persistent user keyring, a channel between runs. It also gives the
+    run its own RLIMIT_NPROC count. Skipped (False) when the kernel refuses unprivileged user
+    namespaces or the prelude left threads running.
+    """
     os.setgroups([])
     os.setresgid(NOBODY, NOBODY, NOBODY)
     os.setresuid(NOBODY, NOBODY, NOBODY)
-    prctl(PR_SET_NO_NEW_PRIVS, 1)
     if os.geteuid() != NOBODY or os.getegid() != NOBODY:
         raise OSError("privilege drop did not take effect")
+    _join_fresh_session_keyring()
+    prctl(PR_SET_DUMPABLE, 1)  # else /proc/self/*_map belong to root after the setuid
+    try:
+        unshare(CLONE_NEWUSER)
+    except OSError:
+        isolated = False
+    else:
+        isolated = True
+        for name, text in (("setgroups", "deny"), ("uid_map", _ID_MAP), ("gid_map", _ID_MAP)):
+            with open(f"/proc/self/{name}", "w", encoding="ascii") as f:
+                f.write(text)
+        _drop_all_capabilities()  # the creator of a user ns holds every capability inside it
+    prctl(PR_SET_DUMPABLE, 0)
+    prctl(PR_SET_NO_NEW_PRIVS, 1)
+    return isolated
+
+
+CLONE_NEWUSER = 0x10000000
+_ID_MAP = f"{NOBODY} {NOBODY} 1\n"
+_KEYCTL = {"x86_64": 250, "aarch64": 219}
+_KEYCTL_JOIN_SESSION_KEYRING = 1
+
+
+def _join_fresh_session_keyring() -> None:
+    number = _KEYCTL.get(os.uname().machine)
+    if number is not None:  # best effort: an anonymous keyring instead of the host's session's
+        libc().syscall(number, _KEYCTL_JOIN_SESSION_KEYRING, None)
+
+
+class _CapHeader(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
+
+
+class _CapData(ctypes.Structure):
+    _fields_ = [(n, ctypes.c_uint32) for n in ("effective", "permitted", "inheritable")]
+
+
+def _drop_all_capabilities() -> None:
+    header = _CapHeader(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3
+    data = (_CapData * 2)()
+    _check(libc().capset(ctypes.byref(header), data), "capset")
 
 
 def apply_rlimits(limits: Limits) -> None:

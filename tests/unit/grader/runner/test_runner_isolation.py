@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.runner import ForkServer
+from grader.runner import ForkServer, RunRequest
 
 from .helpers import PRELUDES, marker, require_namespaces, run
 
@@ -186,3 +186,50 @@ def test_user_namespace_cannot_unmount_a_hide_mount(server: ForkServer, hidden: 
     lines = run(server, source).stdout.splitlines()
     assert lines[-1] == "[]"
     assert lines[0].startswith(("-1 ", "no userns"))
+
+
+KEYRING_PROBE = """
+import ctypes, os, time
+libc = ctypes.CDLL(None, use_errno=True)
+KEYCTL = {"x86_64": 250, "aarch64": 219}[os.uname().machine]
+ADD_KEY = {"x86_64": 248, "aarch64": 217}[os.uname().machine]
+USER_KEYRING = -4
+def names():
+    buf = ctypes.create_string_buffer(4096)
+    n = libc.syscall(KEYCTL, 11, USER_KEYRING, buf, 4096)  # KEYCTL_READ: key ids
+    out = []
+    for i in range(0, max(n, 0), 4):
+        desc = ctypes.create_string_buffer(256)
+        m = libc.syscall(KEYCTL, 6, int.from_bytes(buf.raw[i:i + 4], "little"), desc, 256)
+        out.append(desc.raw[:max(m - 1, 0)].split(b";")[-1].decode())
+    return sorted(n for n in out if n.startswith("runner-test-"))
+mine = "runner-test-TAG"
+libc.syscall(ADD_KEY, b"user", mine.encode(), b"1", 1, USER_KEYRING)
+time.sleep(PAUSE)
+print(names())
+"""
+
+
+def _keyring_probe(tag: str, pause: float) -> str:
+    return KEYRING_PROBE.replace("TAG", tag).replace("PAUSE", str(pause))
+
+
+def test_runs_do_not_share_kernel_keyrings(server: ForkServer) -> None:
+    if os.uname().machine not in ("x86_64", "aarch64"):
+        pytest.skip(f"keyctl syscall number unknown for {os.uname().machine}")
+    requests = [RunRequest(_keyring_probe(tag, 0.3), "probe.py") for tag in "ab"]
+    parallel = server.run_many(requests, max_parallel=2)
+    assert [o.stdout for o in parallel] == ["['runner-test-a']\n", "['runner-test-b']\n"]
+    later = run(server, _keyring_probe("c", 0))
+    assert later.stdout == "['runner-test-c']\n"  # nothing left over from earlier runs
+
+
+def test_ptys_are_private_to_the_run(server: ForkServer) -> None:
+    source = (
+        "import os, time\n"
+        "leader, follower = os.openpty()\n"
+        "time.sleep(0.3)\n"
+        "print(sorted(n for n in os.listdir('/dev/pts') if n.isdigit()))\n"
+    )
+    results = server.run_many([RunRequest(source, "probe.py")] * 2, max_parallel=2)
+    assert [o.stdout for o in results] == ["['0']\n", "['0']\n"]
