@@ -149,7 +149,7 @@ def _run(args: argparse.Namespace, broker: str, database: str) -> int:
     except (NamespaceError, SQLAlchemyError) as error:
         raise ServiceUnavailable(str(error).splitlines()[0]) from None
     print()
-    print(result.report(log_lines=40 if failed else 0))
+    print(result.report(log_lines=40 if failed else 0, legend=True))
     ok = result.converged and not failed and all(
         result.facts.get(event.event_id) is not None
         and result.facts[event.event_id].meets(event.expect)

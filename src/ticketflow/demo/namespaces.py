@@ -27,6 +27,9 @@ class QueueCounts:
     ready: int
     unacked: int
 
+    def __str__(self) -> str:
+        return f"ready={self.ready} unacked={self.unacked}"
+
 
 def _rabbitmqctl(*args: str) -> str:
     executable = shutil.which("rabbitmqctl")

@@ -12,6 +12,13 @@ from ticketflow.demo.namespaces import QueueCounts
 from ticketflow.demo.outcomes import EventFacts, render_facts
 from ticketflow.demo.timeline import Action, Attempt, attempts_of, build_attempts, render_timeline
 
+LEGEND = """\
+  tag          the broker's delivery tag (per channel: it starts again at 1 after a reconnect)
+  redelivered  RabbitMQ's flag: this message was delivered before and not ACKed
+  retries      Celery's request.retries: task retries only, a redelivery does not count
+  pid          the pool process that ran the attempt; '>>' rows are what the driver did
+"""
+
 
 @dataclass(frozen=True)
 class EventPlan:
@@ -68,9 +75,11 @@ class ScenarioResult:
     def summary(self) -> str:
         return render_facts(self.facts, [(event.event_id, event.expect) for event in self.plan])
 
-    def report(self, *, log_lines: int = 40) -> str:
+    def report(self, *, log_lines: int = 40, legend: bool = False) -> str:
         """Timeline, per-event facts and the worker log tail: for failure messages."""
         parts = [f"== {self.name}: timeline =="]
+        if legend:
+            parts.append(LEGEND)
         if self.broken:
             parts.append(f"(TEST-ONLY BROKEN VARIANT: {self.broken})")
         if self.error:
