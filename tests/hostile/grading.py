@@ -1,0 +1,98 @@
+"""Grade one file through the real command line and keep everything it said."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tests.hostile.corpus import REPO
+
+GRADER_TRACEBACK = "Traceback (most recent call last)"
+#: Keys of a check whose text came from the student's process (fenced off as untrusted).
+STUDENT_TEXT = ("evidence",)
+
+
+@dataclass(frozen=True)
+class Graded:
+    argv: tuple[str, ...]
+    exit_code: int | None  # None: we had to kill the grader (it hung)
+    stdout: str
+    stderr: str
+    seconds: float
+
+    @property
+    def payload(self) -> dict[str, Any] | None:
+        try:
+            document = json.loads(self.stdout)
+        except ValueError:
+            return None
+        return document if isinstance(document, dict) else None
+
+    @property
+    def status(self) -> str | None:
+        payload = self.payload
+        return None if payload is None else str(payload.get("status"))
+
+    def message(self) -> str:
+        """The grader's own words: the error message, or the failed checks' messages."""
+        payload = self.payload or {}
+        error = payload.get("error")
+        if isinstance(error, dict):
+            return str(error.get("message", ""))
+        failed = [c for c in payload.get("checks", []) if not c.get("passed")]
+        return " | ".join(f"{c.get('name')}: {c.get('message')}" for c in failed)
+
+    def grader_text(self) -> str:
+        """Everything the grader itself wrote, with the student's fenced-off text removed."""
+        payload = self.payload
+        if payload is None:
+            return self.stdout + self.stderr
+        stripped = dict(payload)
+        stripped["checks"] = [
+            {k: v for k, v in check.items() if k not in STUDENT_TEXT}
+            for check in payload.get("checks", [])
+        ]
+        return json.dumps(stripped, ensure_ascii=False) + self.stderr
+
+
+def check_argv(exercise: str, path: Path, root: Path, *, isolation: str | None) -> list[str]:
+    args = ["check", exercise, "--path", str(path), "--json", "--root", str(root), "--lang", "en"]
+    if isolation is None:
+        return [sys.executable, "-m", "grader", *args]
+    return [sys.executable, "-m", "tests.hostile.isolation_driver", isolation, *args]
+
+
+def grade(
+    exercise: str, path: Path, root: Path, *, timeout: float, isolation: str | None = None
+) -> Graded:
+    """Run ``grader check`` as a student would; kill it (and say so) after ``timeout`` s."""
+    argv = check_argv(exercise, path, root, isolation=isolation)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("GRADER_", "PYTEST_"))}
+    started = time.monotonic()
+    proc = subprocess.Popen(
+        argv,
+        cwd=REPO,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    try:
+        out, err = proc.communicate(timeout=timeout)
+        code: int | None = proc.returncode
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        out, err = proc.communicate()
+        code = None
+    seconds = time.monotonic() - started
+    return Graded(
+        tuple(argv), code, out.decode("utf-8", "replace"), err.decode("utf-8", "replace"), seconds
+    )
