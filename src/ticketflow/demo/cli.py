@@ -64,7 +64,7 @@ def _shown(url: str) -> str:
     return url
 
 
-def _require_reachable(name: str, url: str, default_port: int, option: str) -> None:
+def require_reachable(name: str, url: str, default_port: int, option: str) -> None:
     parts = urlsplit(url)
     host, port = parts.hostname or "127.0.0.1", parts.port or default_port
     try:
@@ -108,7 +108,10 @@ def _versions(broker_url: str, database_url: str) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.broken and args.scenario != "worker-loss":
+        parser.error("--broken applies to the worker-loss scenario only")
     broker = args.broker or os.environ.get("TICKETFLOW_BROKER_URL") or DEFAULT_BROKER_URL
     database = args.database or os.environ.get("TICKETFLOW_DATABASE_URL") or DEFAULT_DATABASE_URL
     try:
@@ -123,8 +126,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run(args: argparse.Namespace, broker: str, database: str) -> int:
-    _require_reachable("RabbitMQ", broker, 5672, "--broker")
-    _require_reachable("PostgreSQL", database, 5432, "--database")
+    require_reachable("RabbitMQ", broker, 5672, "--broker")
+    require_reachable("PostgreSQL", database, 5432, "--database")
     from sqlalchemy.exc import SQLAlchemyError
 
     from ticketflow.demo.namespaces import NamespaceError, temporary_database, temporary_vhost
