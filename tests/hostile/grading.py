@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -15,6 +16,9 @@ from typing import Any
 from tests.hostile.corpus import REPO
 
 GRADER_TRACEBACK = "Traceback (most recent call last)"
+#: Characters a report must never carry to a terminal: C0/C1 controls (but tab and newline),
+#: DEL, and the bidi overrides/isolates that reorder what the reader sees.
+FORBIDDEN = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 #: Keys of a check whose text came from the student's process (fenced off as untrusted).
 STUDENT_TEXT = ("evidence",)
 
@@ -49,6 +53,12 @@ class Graded:
         failed = [c for c in payload.get("checks", []) if not c.get("passed")]
         return " | ".join(f"{c.get('name')}: {c.get('message')}" for c in failed)
 
+    def controls(self) -> list[str]:
+        """Terminal controls anywhere in the report (student text included), JSON decoded."""
+        payload = self.payload
+        text = self.stdout if payload is None else "\n".join(_strings(payload))
+        return sorted({repr(m) for m in FORBIDDEN.findall(text + self.stderr)})
+
     def grader_text(self) -> str:
         """Everything the grader itself wrote, with the student's fenced-off text removed."""
         payload = self.payload
@@ -62,18 +72,37 @@ class Graded:
         return json.dumps(stripped, ensure_ascii=False) + self.stderr
 
 
-def check_argv(exercise: str, path: Path, root: Path, *, isolation: str | None) -> list[str]:
-    args = ["check", exercise, "--path", str(path), "--json", "--root", str(root), "--lang", "en"]
+def _strings(value: object) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for k, v in value.items() for s in (*_strings(k), *_strings(v))]
+    if isinstance(value, list):
+        return [s for item in value for s in _strings(item)]
+    return []
+
+
+def check_argv(
+    exercise: str, path: Path, root: Path, *, isolation: str | None, as_json: bool = True
+) -> list[str]:
+    args = ["check", exercise, "--path", str(path), "--root", str(root), "--lang", "en"]
+    args += ["--json"] if as_json else []
     if isolation is None:
         return [sys.executable, "-m", "grader", *args]
     return [sys.executable, "-m", "tests.hostile.isolation_driver", isolation, *args]
 
 
 def grade(
-    exercise: str, path: Path, root: Path, *, timeout: float, isolation: str | None = None
+    exercise: str,
+    path: Path,
+    root: Path,
+    *,
+    timeout: float,
+    isolation: str | None = None,
+    as_json: bool = True,
 ) -> Graded:
     """Run ``grader check`` as a student would; kill it (and say so) after ``timeout`` s."""
-    argv = check_argv(exercise, path, root, isolation=isolation)
+    argv = check_argv(exercise, path, root, isolation=isolation, as_json=as_json)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("GRADER_", "PYTEST_"))}
     started = time.monotonic()
     proc = subprocess.Popen(

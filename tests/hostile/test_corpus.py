@@ -137,6 +137,8 @@ def problems_with(case: Case, graded: Graded, limit: float) -> list[str]:
         problems.append(f"exit 2 but status {graded.status!r}")
     if len(graded.message().strip()) < 10:
         problems.append("no clear message from the grader")
+    if graded.controls():
+        problems.append(f"terminal control characters in the report: {graded.controls()}")
     if GRADER_TRACEBACK in graded.grader_text():
         problems.append(f"a grader traceback: {graded.stderr[-600:]!r}")
     if graded.seconds > limit:
@@ -247,6 +249,17 @@ def test_submissions_that_hit_the_wall_limit_never_pass(course_root: Path, tmp_p
         except AssertionError as error:
             failures.append(str(error))
     assert not failures, "\n".join(failures)
+
+
+def test_text_report_carries_no_terminal_controls(course_root: Path, tmp_path: Path) -> None:
+    """The human-readable report fences and cleans the student's text like the JSON does."""
+    case = next(c for c in CASES if c.name == "terminal_and_markup_injection.py")
+    path = materialize(case, tmp_path)
+    graded = grade(case.exercise, path, course_root, timeout=budget(case.exercise), as_json=False)
+    assert graded.exit_code == 1, graded.stdout + graded.stderr
+    assert "failed" in graded.stdout.lower()
+    assert not graded.controls()
+    assert GRADER_TRACEBACK not in graded.stderr
 
 
 def test_isolation_driver_forces_rlimits(course_root: Path, tmp_path: Path) -> None:
