@@ -1,4 +1,4 @@
-"""Lesson 12's capture cell: a real RabbitMQ capture under a clear label, or a note.
+"""Lesson 12's capture cell: real RabbitMQ captures under a clear label, or a note.
 
 The cell is plain Python, so it is run here in a subprocess of this interpreter, in a
 temporary working directory that does or does not contain ``captures/``.
@@ -17,10 +17,14 @@ from tests.notebooks.kernel import LESSONS_DIR, cells_tagged
 
 pytestmark = pytest.mark.notebooks
 
-CAPTURE = Path("captures") / "worker-loss-rabbitmq.txt"
+WORKER_LOSS = Path("captures") / "worker-loss-rabbitmq.txt"
+TIME_LIMITS = Path("captures") / "time-limits-rabbitmq.txt"
 
 
-def run_capture_cell(cwd: Path) -> subprocess.CompletedProcess[str]:
+def run_capture_cell(cwd: Path, captures: dict[Path, str]) -> subprocess.CompletedProcess[str]:
+    for path, text in captures.items():
+        (cwd / path).parent.mkdir(exist_ok=True)
+        (cwd / path).write_text(text, encoding="utf-8")
     notebook = nbformat.read(LESSONS_DIR / "12-worker-loss-retry-and-time-limits.ipynb", 4)
     (cell,) = cells_tagged(notebook, "rabbitmq-capture")
     return subprocess.run(
@@ -33,34 +37,39 @@ def run_capture_cell(cwd: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_missing_capture_is_a_clear_note_not_an_error(tmp_path: Path) -> None:
-    done = run_capture_cell(tmp_path)
+def test_missing_captures_are_clear_notes_not_errors(tmp_path: Path) -> None:
+    done = run_capture_cell(tmp_path, {})
     assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith("capture missing: captures/worker-loss-rabbitmq.txt")
+    notes = [line for line in done.stdout.splitlines() if line.startswith("capture missing: ")]
+    assert notes == [
+        f"capture missing: {WORKER_LOSS} does not exist yet, so there is nothing to show.",
+        f"capture missing: {TIME_LIMITS} does not exist yet, so there is nothing to show.",
+    ]
     assert "captured from" not in done.stdout
 
 
-def test_capture_is_printed_verbatim_under_its_label_and_date(tmp_path: Path) -> None:
+def test_a_capture_is_printed_verbatim_under_its_label_and_date(tmp_path: Path) -> None:
     text = (
-        "# python -m ticketflow.demo worker-loss, 2026-05-04T10:11:12Z\n"
-        "pid=4242 started event_id=evt-1 retries=0 redelivered=False\n"
-        "pid=4250 started event_id=evt-1 retries=0 redelivered=True\n"
+        "# CAPTURED OUTPUT: `python -m ticketflow.demo worker-loss` on 2026-05-04 10:11 UTC\n"
+        "+  7.04s  target-pool    4    True         0        21287  dispatched\n"
     )
-    (tmp_path / CAPTURE).parent.mkdir()
-    (tmp_path / CAPTURE).write_text(text, encoding="utf-8")
-    done = run_capture_cell(tmp_path)
+    done = run_capture_cell(tmp_path, {WORKER_LOSS: text})
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert lines[0] == "=== captured from a real RabbitMQ run on 2026-05-04, not executed now ==="
-    assert text.rstrip() in done.stdout
-    assert lines[-1] == "=== end of capture ==="
-
-
-def test_capture_without_a_date_does_not_invent_one(tmp_path: Path) -> None:
-    (tmp_path / CAPTURE).parent.mkdir()
-    (tmp_path / CAPTURE).write_text("redelivered=True\n", encoding="utf-8")
-    done = run_capture_cell(tmp_path)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines()[0] == (
-        "=== captured from a real RabbitMQ run on an unrecorded date, not executed now ==="
+    assert lines[0] == (
+        "=== worker-loss-rabbitmq.txt: captured from a real RabbitMQ run on 2026-05-04, "
+        "not executed now ==="
     )
+    assert "\n" + text.rstrip() + "\n=== end of worker-loss-rabbitmq.txt ===\n" in done.stdout
+    assert f"capture missing: {TIME_LIMITS}" in done.stdout
+
+
+def test_a_capture_without_a_date_does_not_get_one_invented(tmp_path: Path) -> None:
+    done = run_capture_cell(tmp_path, {WORKER_LOSS: "redelivered=True\n", TIME_LIMITS: "x\n"})
+    assert done.returncode == 0, done.stderr
+    labels = [line for line in done.stdout.splitlines() if "captured from" in line]
+    assert labels == [
+        f"=== {name}: captured from a real RabbitMQ run on an unrecorded date, not executed now ==="
+        for name in ("worker-loss-rabbitmq.txt", "time-limits-rabbitmq.txt")
+    ]
+    assert "capture missing" not in done.stdout
