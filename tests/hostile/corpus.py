@@ -14,7 +14,7 @@ A valid notebook cannot start with comments: its header lives in ``metadata.host
 A ``.make`` file describes a submission built at test time (symlinks, FIFOs, 10 MB files)::
 
     # make: empty | directory | fifo | missing | symlink <target> | huge <MB>
-    #       | nested-json <depth> | copy-solution
+    #       | nested-json <depth> | copy-solution | control-name
     # name: retry_policy_probe.py        (the file name to hand in)
 """
 
@@ -146,6 +146,9 @@ def materialize(case: Case, where: Path) -> Path:
     elif kind == "nested-json":
         depth = int(argument)
         target.write_text('{"nbformat": 4, "cells": ' + "[" * depth + "]" * depth + "}")
+    elif kind == "control-name":
+        target = folder / "probe\x1b]0;pwned\x07\x1b[2J\nline\u202egnp.py"
+        target.write_text("def broken(:\n    pass\n", encoding="utf-8")
     elif kind == "copy-solution":
         shutil.copyfile(REPO / "solutions" / case.exercise / STUDENT_FILES[case.exercise], target)
     else:
