@@ -26,7 +26,7 @@ import sys
 import threading
 import traceback
 import types
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, NoReturn
 
 from grader.runner import sandbox
@@ -79,18 +79,18 @@ def _fresh_stdio() -> None:
         setattr(sys, f"__{name}__", getattr(sys, name))
 
 
-def _run_prelude(spec: str, recorder: Recorder, args: dict[str, Any]) -> None:
+def _run_prelude(spec: str, recorder: Recorder, args: Mapping[str, Any]) -> None:
     import importlib
 
     module_name, attr = split_prelude(spec)
     target: Any = importlib.import_module(module_name)
     for part in attr.split("."):
         target = getattr(target, part)
-    target(recorder, **args)
+    target(recorder, **dict(args))
 
 
 def main(
-    request: RunRequest,
+    box: list[RunRequest],
     *,
     mode: str,
     fds: tuple[int, int, int, int],
@@ -98,8 +98,15 @@ def main(
     workdir: str,
     drop: bool,
 ) -> NoReturn:
-    """Entry point in the freshly forked student process; never returns."""
+    """Entry point in the freshly forked student process; never returns.
+
+    The request travels in ``box`` and is popped here, so that no frame below this one (spawn,
+    host loop) still references it once the student runs; this frame drops it before the
+    student's code starts. That only defeats walking the stack: the prelude's patches are
+    inspectable in-process by design, and freed heap memory is not scrubbed.
+    """
     stat_fd, stage = fds[3], "setup"
+    request = box.pop()
     try:
         stat_fd = _arrange_fds(*fds)
         _fresh_stdio()
@@ -110,7 +117,7 @@ def main(
         os.chdir(workdir)  # the prelude may leave fixture files for the student here
         stage = "prelude"
         if request.prelude:
-            _run_prelude(request.prelude, recorder, dict(request.prelude_args))
+            _run_prelude(request.prelude, recorder, request.prelude_args)
         stage = "setup"
         os.chdir(workdir)
         path = os.path.join(workdir, request.filename)
@@ -124,11 +131,13 @@ def main(
         sandbox.apply_rlimits(request.limits)
         sandbox.scrub_environ(workdir)
         _prepare_interpreter(request.source, path, workdir)
+        source, filename = request.source, request.filename
+        del request
     except BaseException:
         write_status(stat_fd, {"setup_error": traceback.format_exc(), "stage": stage})
         _exit(SETUP_FAILED)
     os.close(stat_fd)
-    _finish(_execute(request.source, path, request.filename, recorder))
+    _finish(_execute(source, path, filename, recorder))
 
 
 def _give_to_nobody(workdir: str) -> None:

@@ -9,6 +9,7 @@ fd and the client pipe; output to the client is buffered so neither side can dea
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import gc
 import importlib
@@ -70,6 +71,7 @@ class Host:
         self.outbuf = bytearray()
         self.runs: dict[int, Run] = {}  # by top pid
         self.by_fd: dict[int, Run] = {}
+        self.pending: collections.deque[tuple[int, RunRequest]] = collections.deque()
         self.closing = False
         self.wake_r, wake_w = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
         signal.signal(signal.SIGCHLD, lambda *_: None)
@@ -121,22 +123,51 @@ class Host:
             for run in self.runs.values():
                 self._kill(run, "shutdown")
             return
-        for message in self.decoder.feed(data):
-            op = message.get("op")
-            if op == "run":
-                self._start(int(message["id"]), message["request"])
-            elif op == "shutdown":
+        # Hygiene: the student's process is a fork of this one, started from inside this call.
+        # No local here or below may still hold a request when it forks (see child.main).
+        messages = self.decoder.feed(data)
+        del data
+        while messages:
+            message = messages.pop(0)
+            if message.get("op") == "run":
+                self._queue(int(message["id"]), message.pop("request"))
+            elif message.get("op") == "shutdown":
                 self.closing = True
+        while self.pending:
+            self._start_next()
 
-    def _start(self, rid: int, payload: dict[str, Any]) -> None:
+    def _queue(self, rid: int, payload: dict[str, Any]) -> None:
         try:
-            request = RunRequest.from_json(payload)
+            self.pending.append((rid, RunRequest.from_json(payload)))
+        except Exception as exc:
+            self.send({"op": "error", "id": rid, "message": f"bad run request: {exc!r}"})
+        finally:
+            payload.clear()
+
+    def _forget(self) -> None:
+        """In a freshly forked run: drop other runs' requests from our copy of the host."""
+        self.runs.clear()
+        self.by_fd.clear()
+        self.pending.clear()
+        self.outbuf = bytearray()
+        self.decoder = FrameDecoder()
+
+    def _start_next(self) -> None:
+        rid = self.pending[0][0]
+        box = [self.pending.popleft()[1]]
+        try:
             proc = spawn.launch(
-                request, mode=self.mode, hide=self.hide, plan=self.plan, drop=self.drop
+                box,
+                mode=self.mode,
+                hide=self.hide,
+                plan=self.plan,
+                drop=self.drop,
+                forget=self._forget,
             )
         except Exception as exc:
             self.send({"op": "error", "id": rid, "message": f"could not start run: {exc!r}"})
             return
+        request = box[0]  # only the host gets here; the child emptied its own copy of the box
         fds = {proc.out_r: "out", proc.err_r: "err", proc.chan_r: "chan", proc.stat_r: "stat"}
         channel = ChannelReader(request.limits.record_bytes)
         run = Run(rid, request, proc, time.monotonic(), fds, channel)

@@ -50,13 +50,17 @@ class Launched:
 
 
 def launch(
-    request: RunRequest,
+    box: list[RunRequest],
     *,
     mode: str,
     hide: Sequence[str],
     plan: dict[str, list[str]],
     drop: bool = True,
+    forget: Callable[[], None] = lambda: None,
 ) -> Launched:
+    """Fork the run's process tree. ``box`` holds the one request (see ``child.main``);
+    ``forget`` runs first thing in the child to drop the host's other state (other runs'
+    requests) from the copy of the host's memory that the student will inherit."""
     pipes = [os.pipe() for _ in range(4)]
     reads = [r for r, _ in pipes]
     writes = (pipes[0][1], pipes[1][1], pipes[2][1], pipes[3][1])
@@ -67,10 +71,11 @@ def launch(
     if pid == 0:
         for fd in reads:
             os.close(fd)
+        forget()
         if mode == "namespaces":
-            _guarded(writes[3], lambda: _ns_top(request, writes, hide, plan, host, lifeline))
+            _guarded(writes[3], lambda: _ns_top(box, writes, hide, plan, host, lifeline))
         assert workdir is not None
-        _guarded(writes[3], lambda: _supervisor(request, writes, workdir, host, drop))
+        _guarded(writes[3], lambda: _supervisor(box, writes, workdir, host, drop))
     for fd in (*writes, *lifeline):
         os.close(fd)
     return Launched(pid, reads[0], reads[1], reads[2], reads[3], workdir)
@@ -88,7 +93,7 @@ def _guarded(stat_w: int, body: Callable[[], object]) -> NoReturn:
 
 
 def _ns_top(
-    request: RunRequest,
+    box: list[RunRequest],
     fds: tuple[int, int, int, int],
     hide: Sequence[str],
     plan: dict[str, list[str]],
@@ -100,14 +105,14 @@ def _ns_top(
     sandbox.unshare(sandbox.NS_FLAGS)
     init = os.fork()
     if init == 0:
-        _guarded(fds[3], lambda: _ns_init(request, fds, hide, plan, lifeline))
+        _guarded(fds[3], lambda: _ns_init(box, fds, hide, plan, lifeline))
     sandbox.close_fds_except({2, lifeline[1]})
     _, status = os.waitpid(init, 0)
     os._exit(_mirror(status))
 
 
 def _ns_init(
-    request: RunRequest,
+    box: list[RunRequest],
     fds: tuple[int, int, int, int],
     hide: Sequence[str],
     plan: dict[str, list[str]],
@@ -118,10 +123,10 @@ def _ns_init(
     if select.select([lifeline[0]], [], [], 0)[0]:  # EOF: A died before PDEATHSIG was armed
         os._exit(137)
     os.close(lifeline[0])
-    sandbox.prepare_mounts(plan, request.limits.tmpfs_bytes)
+    sandbox.prepare_mounts(plan, box[0].limits.tmpfs_bytes)
     student = os.fork()
     if student == 0:
-        child.main(request, mode="namespaces", fds=fds, hide=hide, workdir=NS_WORKDIR, drop=True)
+        child.main(box, mode="namespaces", fds=fds, hide=hide, workdir=NS_WORKDIR, drop=True)
     for fd in fds[:3]:
         os.close(fd)
     _report_exit(fds[3], student)
@@ -129,7 +134,7 @@ def _ns_init(
 
 
 def _supervisor(
-    request: RunRequest, fds: tuple[int, int, int, int], workdir: str, host: int, drop: bool
+    box: list[RunRequest], fds: tuple[int, int, int, int], workdir: str, host: int, drop: bool
 ) -> NoReturn:
     sandbox.die_with_parent(host)
     sandbox.close_fds_except({2, *fds})
@@ -139,7 +144,7 @@ def _supervisor(
         try:
             os.setsid()
         finally:
-            child.main(request, mode="rlimits", fds=fds, hide=(), workdir=workdir, drop=drop)
+            child.main(box, mode="rlimits", fds=fds, hide=(), workdir=workdir, drop=drop)
     for fd in fds[:3]:
         os.close(fd)
     write_status(fds[3], {"started": student})

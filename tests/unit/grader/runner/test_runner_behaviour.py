@@ -330,3 +330,48 @@ def test_runner_error_is_not_raised_for_student_faults(server: ForkServer) -> No
         obs = run(server, source)
         assert obs.exit_code in (0, 9)
     assert issubclass(PreludeError, RunnerError)
+
+
+SNOOP = """
+import gc, sys
+hits = []
+def look(obj, where):
+    try:
+        text = repr(obj)
+    except Exception:
+        return
+    if "SECRET" + "-VARIANT" in text:  # never spelled out: this source itself is in memory
+        hits.append(where)
+for frame in sys._current_frames().values():
+    while frame is not None:
+        for name, value in list(frame.f_locals.items()):
+            look(value, f"{frame.f_code.co_name}.{name}")
+        frame = frame.f_back
+for obj in gc.get_objects():
+    if isinstance(obj, dict) or type(obj).__name__ in ("RunRequest", "Run"):
+        look(obj, type(obj).__name__)
+print(sorted(set(hits)))
+"""
+
+
+def test_prelude_args_are_not_left_on_the_stack_or_in_live_objects(server: ForkServer) -> None:
+    """The student must not trivially read which mutant it runs against (hostile finding H2).
+    (The prelude's own patches stay inspectable: that is for the exercise design to handle.)"""
+    requests = [
+        RunRequest(SNOOP, "probe.py", prelude=f"{PRELUDES}:whoami", prelude_args={}),
+        RunRequest(
+            "import time; time.sleep(0.5)",
+            "p.py",
+            prelude=f"{PRELUDES}:record_args",
+            prelude_args={"variant": "SECRET-VARIANT-parallel"},
+        ),
+    ]
+    snoop = RunRequest(
+        SNOOP,
+        "probe.py",
+        prelude=f"{PRELUDES}:record_args",
+        prelude_args={"variant": "SECRET-VARIANT-own"},
+    )
+    results = server.run_many([requests[1], requests[0], snoop], max_parallel=2)
+    assert results[1].stdout == "[]\n", results[1].stderr
+    assert results[2].stdout == "[]\n", results[2].stderr
