@@ -98,6 +98,9 @@ def register_tasks(
         max_retries=DEFAULT_MAX_RETRIES,
         soft_time_limit=DEFAULT_SOFT_TIME_LIMIT,
         time_limit=DEFAULT_TIME_LIMIT,
+        # Registered on this app only: otherwise every app created later in the process
+        # is offered this app's task (bound to this app's database) under the same name.
+        shared=False,
     )
     def deliver_notification(task: Any, event: dict[str, Any]) -> dict[str, Any]:
         request = task.request
