@@ -71,13 +71,13 @@ class ForkServer:
             )
         except OSError as exc:
             raise RunnerError(f"could not start the runner host: {exc}") from exc
-        sys_path = [os.path.abspath(p) if p else os.getcwd() for p in sys.path]
+        sys_path = host_sys_path()
         hello = {
             "op": "hello",
             "preload": list(self.preload),
             "hide": list(self.hide),
             "isolation": isolation,
-            "sys_path": [_GRADER_ROOT, *sys_path],
+            "sys_path": sys_path,
         }
         try:
             self._send(hello)
@@ -202,6 +202,19 @@ class ForkServer:
         if self._proc.poll() is None:
             self._proc.kill()
         self.close()
+
+
+def host_sys_path() -> list[str]:
+    """The caller's ``sys.path`` for the host (which imports ``preload`` and preludes as root),
+    without the current directory: ``''``, relative entries and the cwd itself are dropped, so a
+    stray ``sqlite3.py`` wherever the caller happens to stand is neither imported by the root
+    host nor exposed to the student. The grader package's own root always comes first."""
+    cwd = os.getcwd()
+    kept = [_GRADER_ROOT]
+    for entry in sys.path:
+        if entry and os.path.isabs(entry) and os.path.normpath(entry) != cwd and entry not in kept:
+            kept.append(entry)
+    return kept
 
 
 def run_once(

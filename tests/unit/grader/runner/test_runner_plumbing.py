@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -19,6 +20,7 @@ from grader.runner import (
     Observations,
     RunnerError,
     RunRequest,
+    client,
     host,
     report,
     run_once,
@@ -166,6 +168,14 @@ def test_unserialisable_request_is_a_value_error_and_leaves_the_server_usable() 
         with pytest.raises(ValueError, match="JSON"):
             server.run(bad)
         assert server.run(RunRequest("print(1)", "p.py")).stdout == "1\n"
+
+
+def test_host_sys_path_never_contains_the_cwd(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", ["", ".", str(tmp_path), "/usr/lib/python3.11", "rel/dir"])
+    assert client.host_sys_path() == [client._GRADER_ROOT, "/usr/lib/python3.11"]
 
 
 def test_run_once() -> None:
