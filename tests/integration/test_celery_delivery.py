@@ -52,7 +52,7 @@ def show(result: ScenarioResult, message: str) -> str:
 
 
 def test_worker_loss_redelivers_then_bounded_retry_dead_letters(
-    rabbitmq_vhost: RabbitMQVhost, postgres_url: str, tmp_path: Path
+    postgres_url: str, rabbitmq_vhost: RabbitMQVhost, tmp_path: Path
 ) -> None:
     result = run_scenario(
         run_worker_loss, vhost=rabbitmq_vhost, database_url=postgres_url, workdir=tmp_path
@@ -116,7 +116,7 @@ def test_worker_loss_redelivers_then_bounded_retry_dead_letters(
 
 
 def test_time_limits_soft_then_hard_on_real_worker(
-    rabbitmq_vhost: RabbitMQVhost, postgres_url: str, tmp_path: Path
+    postgres_url: str, rabbitmq_vhost: RabbitMQVhost, tmp_path: Path
 ) -> None:
     result = run_scenario(
         run_time_limits, vhost=rabbitmq_vhost, database_url=postgres_url, workdir=tmp_path
