@@ -100,6 +100,7 @@ def grade(
     timeout: float,
     isolation: str | None = None,
     as_json: bool = True,
+    cwd: Path = REPO,
 ) -> Graded:
     """Run ``grader check`` as a student would; kill it (and say so) after ``timeout`` s."""
     argv = check_argv(exercise, path, root, isolation=isolation, as_json=as_json)
@@ -107,7 +108,7 @@ def grade(
     started = time.monotonic()
     proc = subprocess.Popen(
         argv,
-        cwd=REPO,
+        cwd=cwd,
         env=env,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,

@@ -107,6 +107,25 @@ def leftover_processes(grace: float = 5.0) -> list[str]:
     return report
 
 
+def revoke_marked_keys() -> list[str]:
+    """Revoke this uid's user-keyring keys named like the corpus's (files/cross_run_state.py)."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    user_keyring, keyctl = -4, 250
+    buf = ctypes.create_string_buffer(1 << 14)
+    size = libc.syscall(keyctl, 11, user_keyring, buf, len(buf))  # KEYCTL_READ: key ids
+    revoked = []
+    for offset in range(0, max(size, 0), 4):
+        key = int.from_bytes(buf.raw[offset : offset + 4], "little")
+        desc = ctypes.create_string_buffer(512)
+        n = libc.syscall(keyctl, 6, key, desc, len(desc))  # KEYCTL_DESCRIBE
+        name = desc.raw[: max(n - 1, 0)].split(b";")[-1].decode("utf-8", "replace")
+        if any(marker in name for marker in DROP_MARKERS):
+            libc.syscall(keyctl, 3, key)  # KEYCTL_REVOKE
+            libc.syscall(keyctl, 9, key, user_keyring)  # KEYCTL_UNLINK
+            revoked.append(name)
+    return revoked
+
+
 def _digest(path: Path) -> str:
     try:
         if path.is_symlink():

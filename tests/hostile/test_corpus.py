@@ -5,14 +5,11 @@ outcome, a case must leave no grader traceback, finish within the sandbox's time
 leave no process alive, change no file outside its run, and — checked once after the whole
 corpus — change nothing about how the next submission is graded.
 
-Set HOSTILE_REPORT=/some/file.jsonl to get one line per graded case (for reports).
+See judging.py for what "ends well" means, residue.py for what "left behind" means.
 """
 
 from __future__ import annotations
 
-import json
-import math
-import os
 import secrets
 import shutil
 from collections.abc import Iterator
@@ -23,14 +20,13 @@ from typing import Any
 import pytest
 
 from tests.hostile.corpus import FILES, REPO, STUDENT_FILES, Case, load_cases, materialize
-from tests.hostile.grading import GRADER_TRACEBACK, Graded, grade
+from tests.hostile.grading import GRADER_TRACEBACK, grade
+from tests.hostile.judging import budget, grade_quietly, sweep, verdict
 from tests.hostile.residue import (
     CANARY,
     Snapshot,
-    clobbered_bytecode,
-    dropped_files,
     leftover_processes,
-    remove_drops,
+    revoke_marked_keys,
     set_child_subreaper,
 )
 
@@ -38,30 +34,6 @@ pytestmark = pytest.mark.hostile
 
 CASES = load_cases()
 SUPPORT = FILES / "support"
-#: Seconds the grader may need on top of the sandbox's own wall limits (start-up, judging).
-SLACK = 15.0
-
-
-def budget(exercise: str) -> float:
-    """Wall limit x the number of batches the grader runs, plus slack."""
-    from grader.errors import GraderError
-    from grader.exercises import get_exercise
-    from grader.runner import Limits
-
-    try:
-        spec = get_exercise(exercise)
-    except GraderError:
-        return SLACK
-    runs = 1 + len(getattr(spec, "mutants", ()))
-    return math.ceil(runs / _parallelism()) * Limits().wall_seconds + SLACK
-
-
-def _parallelism() -> int:
-    try:
-        from grader.grading import parallelism
-    except ImportError:
-        return 2
-    return parallelism()
 
 
 # -- fixtures -----------------------------------------------------------------------------
@@ -115,90 +87,6 @@ def _grade_baseline(course_root: Path, where: Path) -> list[dict[str, Any] | Non
 def baseline(course_root: Path, tmp_path_factory: pytest.TempPathFactory) -> list[Any]:
     """Verdicts of a reference and a wrong submission, taken before any hostile case ran."""
     return _grade_baseline(course_root, tmp_path_factory.mktemp("baseline-before"))
-
-
-# -- judging one graded case ----------------------------------------------------------------
-
-
-def problems_with(case: Case, graded: Graded, limit: float) -> list[str]:
-    problems = []
-    if graded.exit_code is None:
-        return [f"the grader hung: killed after {graded.seconds:.1f} s"]
-    payload = graded.payload
-    if payload is None:
-        problems.append(f"stdout is not one JSON document: {graded.stdout[:300]!r}")
-    if graded.status == "passed" or graded.exit_code == 0:
-        problems.append(f"PASSED (exit {graded.exit_code}): the trick worked")
-    elif graded.exit_code not in case.exit_codes:
-        problems.append(f"exit {graded.exit_code}, expected {sorted(case.exit_codes)}")
-    if graded.exit_code == 1 and graded.status != "failed":
-        problems.append(f"exit 1 but status {graded.status!r}")
-    if graded.exit_code == 2 and graded.status != "error":
-        problems.append(f"exit 2 but status {graded.status!r}")
-    if len(graded.message().strip()) < 10:
-        problems.append("no clear message from the grader")
-    if graded.controls():
-        problems.append(f"terminal control characters in the report: {graded.controls()}")
-    if GRADER_TRACEBACK in graded.grader_text():
-        problems.append(f"a grader traceback: {graded.stderr[-600:]!r}")
-    if graded.seconds > limit:
-        problems.append(f"took {graded.seconds:.1f} s, over the {limit:.0f} s budget")
-    return problems
-
-
-def report_line(mode: str, case: Case, graded: Graded, extra: list[str]) -> None:
-    target = os.environ.get("HOSTILE_REPORT")
-    if not target:
-        return
-    line = {
-        "mode": mode,
-        "case": case.name,
-        "exit": graded.exit_code,
-        "status": graded.status,
-        "seconds": round(graded.seconds, 2),
-        "message": graded.message()[:240],
-        "residue": extra,
-    }
-    with open(target, "a", encoding="utf-8") as f:
-        f.write(json.dumps(line, ensure_ascii=False) + "\n")
-
-
-def kill_after(case: Case) -> float:
-    """A case that should not hit the wall limit gets 30 s: a hung grader shows up sooner."""
-    return budget(case.exercise) + 30 if case.timeout else 30.0
-
-
-def grade_quietly(case: Case, where: Path, course_root: Path, isolation: str | None) -> Graded:
-    path = materialize(case, where)
-    return grade(case.exercise, path, course_root, timeout=kill_after(case), isolation=isolation)
-
-
-def sweep(before: Snapshot, course_root: Path) -> list[str]:
-    """Find (then clean up) whatever the graded runs left behind."""
-    residue = [f"left running: {p}" for p in leftover_processes()]
-    changed = before.changed(course_root)
-    residue += [f"changed: {p}" for p in before.suspicious(changed)]
-    drops = dropped_files()
-    residue += [f"dropped: {p}" for p in drops] + [f"clobbered: {p}" for p in clobbered_bytecode()]
-    before.restore(changed)
-    remove_drops(drops)
-    return residue
-
-
-def verdict(case: Case, graded: Graded, residue: list[str], isolation: str | None) -> None:
-    """Residue always fails the test; a known hole that still works is an expected failure."""
-    report_line(isolation or "auto", case, graded, residue)
-    title = f"{case.name} ({case.trick})"
-    assert not residue, f"{title} left residue:\n  " + "\n  ".join(residue)
-    problems = problems_with(case, graded, budget(case.exercise))
-    hole = case.hole_in(isolation)
-    if hole and problems:
-        pytest.xfail(f"known hole {hole} (see /work/team/hostile-findings.md): {problems[0]}")
-    assert not hole, (
-        f"{title}: known hole {hole} is fixed: delete its '# known-hole' line in "
-        f"tests/hostile/files/{case.name}"
-    )
-    assert not problems, f"{title}:\n  " + "\n  ".join(problems)
 
 
 # -- the cases ---------------------------------------------------------------------------------
@@ -262,6 +150,22 @@ def test_text_report_carries_no_terminal_controls(course_root: Path, tmp_path: P
     assert GRADER_TRACEBACK not in graded.stderr
 
 
+def test_grading_from_a_tmp_working_directory(course_root: Path, tmp_path: Path) -> None:
+    """``python -m grader`` puts its cwd on sys.path; from /tmp that must neither break the
+    run's private /tmp nor expose the caller's directory to the student (hostile H6)."""
+    path = tmp_path / STUDENT_FILES["EX-11-01"]
+    shutil.copyfile(REPO / "solutions" / "EX-11-01" / STUDENT_FILES["EX-11-01"], path)
+    for cwd in (Path("/tmp"), tmp_path):
+        graded = grade("EX-11-01", path, course_root, timeout=budget("EX-11-01"), cwd=cwd)
+        assert (graded.exit_code, graded.status) == (0, "passed"), graded.stdout + graded.stderr
+    (tmp_path / "secret-of-the-caller.txt").write_text("instructor notes")
+    snoop = tmp_path / "snoop" / STUDENT_FILES["EX-11-01"]
+    snoop.parent.mkdir()
+    shutil.copyfile(SUPPORT / "snoop_caller_cwd.py", snoop)
+    graded = grade("EX-11-01", snoop, course_root, timeout=budget("EX-11-01"), cwd=tmp_path)
+    assert "snoop-result unseen" in graded.stdout, graded.stdout
+
+
 def test_isolation_driver_forces_rlimits(course_root: Path, tmp_path: Path) -> None:
     path = tmp_path / STUDENT_FILES["EX-11-01"]
     shutil.copyfile(SUPPORT / "isolation_report.py", path)
@@ -293,6 +197,7 @@ def test_hostile_submission_never_passes_under_rlimits(
         for r in sweep(before, course_root)
         if not r.startswith(("dropped: /tmp/", "dropped: /dev/shm/"))
     ]
+    revoke_marked_keys()  # the student ran with this uid: its keyring is shared (documented)
     verdict(case, graded, residue, "rlimits")
 
 

@@ -1,7 +1,6 @@
 # trick: read the runner's prelude args from the stack to learn whether this is a mutant run; exit 1 there, print the answer otherwise
 # expect: failed
 # exercise: EX-12-01
-# known-hole: H2
 import sys
 
 from ticketflow.db import Base, create_engine_from_url
