@@ -6,7 +6,10 @@ nothing here runs student code (``compile`` only parses it, to report syntax err
 
 from __future__ import annotations
 
+import errno
 import json
+import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -14,6 +17,7 @@ from typing import Any
 from grader.errors import (
     InvalidNotebook,
     StudentSyntaxError,
+    SubmissionError,
     SubmissionNotFound,
     SubmissionUnreadable,
     UnsupportedSubmission,
@@ -58,18 +62,47 @@ def load_submission(exercise: Exercise, path: Path) -> Submission:
 
 
 def _read_bytes(path: Path, exercise_id: str) -> bytes:
-    if not path.exists():
-        raise SubmissionNotFound(path=str(path), exercise=exercise_id)
-    if not path.is_file():
-        raise SubmissionUnreadable(path=str(path), reason="not a regular file")
+    """The file's bytes, read from ONE descriptor that was opened without following links.
+
+    Symbolic links, FIFOs, devices and directories are refused by what the opened descriptor
+    *is* (``fstat``), so nothing can be swapped in between the check and the read;
+    ``O_NONBLOCK`` makes opening a FIFO return at once instead of waiting for a writer.
+    """
+    flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
     try:
-        with path.open("rb") as handle:
-            data = handle.read(MAX_BYTES + 1)
+        fd = os.open(path, flags)
+    except OSError as error:
+        raise _open_error(path, exercise_id, error) from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise SubmissionUnreadable("error.submission_not_regular", path=str(path))
+        os.set_blocking(fd, True)
+        chunks, size = [], 0
+        while size <= MAX_BYTES:
+            chunk = os.read(fd, MAX_BYTES + 1 - size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
     except OSError as error:
         raise SubmissionUnreadable(path=str(path), reason=error.strerror or str(error)) from None
-    if len(data) > MAX_BYTES:
+    finally:
+        os.close(fd)
+    if size > MAX_BYTES:
         raise SubmissionUnreadable(path=str(path), reason=f"larger than {MAX_BYTES} bytes")
-    return data
+    return b"".join(chunks)
+
+
+def _open_error(path: Path, exercise_id: str, error: OSError) -> SubmissionError:
+    if error.errno == errno.ENOENT:
+        if os.path.islink(path):  # a dangling link: still a link, not a missing file
+            return SubmissionUnreadable("error.submission_symlink", path=str(path))
+        return SubmissionNotFound(path=str(path), exercise=exercise_id)
+    if error.errno == errno.ELOOP and os.path.islink(path):
+        return SubmissionUnreadable("error.submission_symlink", path=str(path))
+    if error.errno in (errno.ENXIO, errno.EISDIR, errno.ENODEV):  # a socket, a device
+        return SubmissionUnreadable("error.submission_not_regular", path=str(path))
+    return SubmissionUnreadable(path=str(path), reason=error.strerror or str(error))
 
 
 def _display_name(path: Path) -> str:

@@ -15,6 +15,8 @@ MESSAGES: dict[str, str] = {
         "exercises/{exercise}/README.md), or pass --path FILE."
     ),
     "error.submission_unreadable": "Cannot read {path}: {reason}. Make sure it is a UTF-8 text file.",
+    "error.submission_symlink": "{path} is a symbolic link; hand in the file itself (copy it there instead of linking to it).",
+    "error.submission_not_regular": "{path} is not a regular file (a directory, FIFO, socket or device); hand in the file itself.",
     "error.unsupported_submission": "{path} cannot be used for this exercise: it needs a {expected} file.",
     "error.syntax": "Syntax error in {path}, line {line}: {detail}. Fix it, then check again.",
     "error.syntax_cell": "Syntax error in {path}, code cell {cell}, line {line}: {detail}. Fix it, then check again.",

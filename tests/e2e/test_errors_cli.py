@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
-from tests.e2e.conftest import Course
+from tests.e2e.conftest import REPO, Course
 
 pytestmark = pytest.mark.e2e
 
@@ -50,3 +51,22 @@ def test_no_course_root_is_a_usage_error(tmp_path: Path) -> None:
 def test_bad_arguments_exit_2(course: Course) -> None:
     assert course.run("check").code == 2
     assert course.run("check", "EX-11-01", "--lang", "fr").code == 2
+
+
+def test_a_symlink_to_the_solution_is_refused_not_graded(course: Course, tmp_path: Path) -> None:
+    link = tmp_path / "retry_policy_probe.py"
+    link.symlink_to(REPO / "solutions" / "EX-11-01" / "retry_policy_probe.py")
+    result = course.run("check", "EX-11-01", "--path", str(link), "--json", "--lang", "en")
+    assert result.code == 2
+    error = result.json()["error"]
+    assert error["id"] == "error.submission_symlink"
+    assert "symbolic link; hand in the file itself" in error["message"]
+    zh = course.run("check", "EX-11-01", "--path", str(link))
+    assert zh.code == 2 and "符号链接" in zh.stderr
+
+
+def test_a_fifo_is_refused_at_once(course: Course, tmp_path: Path) -> None:
+    fifo = tmp_path / "retry_policy_probe.py"
+    os.mkfifo(fifo)
+    result = course.run("check", "EX-11-01", "--path", str(fifo), "--lang", "en")
+    assert result.code == 2 and "not a regular file" in result.stderr

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import socket
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +18,7 @@ from grader.errors import (
     UnsupportedSubmission,
 )
 from grader.exercises import get_exercise
-from grader.submission import load_submission
+from grader.submission import MAX_BYTES, load_submission
 
 CODE = get_exercise("EX-11-01")
 PROSE = get_exercise("EX-11-02")
@@ -114,3 +116,61 @@ def test_missing_unreadable_and_wrong_type_files(tmp_path: Path) -> None:
         load_submission(CODE, tmp_path / "answer.md")
     with pytest.raises(UnsupportedSubmission):
         load_submission(PROSE, tmp_path / "probe.py")
+
+
+def test_a_symbolic_link_is_refused_without_reading_its_target(tmp_path: Path) -> None:
+    target = tmp_path / "real.py"
+    target.write_text("print('the solution')\n")
+    link = tmp_path / "probe.py"
+    link.symlink_to(target)
+    with pytest.raises(SubmissionUnreadable) as caught:
+        load_submission(CODE, link)
+    assert caught.value.message_id == "error.submission_symlink"
+    assert caught.value.exit_code == 2
+    assert "symbolic link" in str(caught.value)
+
+
+def test_a_link_to_a_fifo_is_refused_as_a_link_not_opened(tmp_path: Path) -> None:
+    # Following the link would reach the FIFO (and without O_NONBLOCK, block for a writer).
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    link = tmp_path / "probe.py"
+    link.symlink_to(fifo)
+    with pytest.raises(SubmissionUnreadable) as caught:
+        load_submission(CODE, link)
+    assert caught.value.message_id == "error.submission_symlink"
+
+
+def test_a_dangling_link_is_a_link_not_a_missing_file(tmp_path: Path) -> None:
+    link = tmp_path / "probe.py"
+    link.symlink_to(tmp_path / "nowhere.py")
+    with pytest.raises(SubmissionUnreadable) as caught:
+        load_submission(CODE, link)
+    assert caught.value.message_id == "error.submission_symlink"
+
+
+@pytest.mark.timeout(10)
+def test_fifos_sockets_and_directories_are_refused_without_blocking(tmp_path: Path) -> None:
+    fifo = tmp_path / "fifo.py"
+    os.mkfifo(fifo)
+    folder = tmp_path / "folder.py"
+    folder.mkdir()
+    sock_path = tmp_path / "sock.py"
+    server = socket.socket(socket.AF_UNIX)
+    server.bind(str(sock_path))
+    try:
+        for path in (fifo, folder, sock_path):
+            with pytest.raises(SubmissionUnreadable) as caught:
+                load_submission(CODE, path)
+            assert caught.value.message_id == "error.submission_not_regular", path
+            assert "not a regular file" in str(caught.value)
+    finally:
+        server.close()
+
+
+def test_a_file_over_the_size_cap_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "big.py"
+    path.write_bytes(b"#" * (MAX_BYTES + 1))
+    with pytest.raises(SubmissionUnreadable) as caught:
+        load_submission(CODE, path)
+    assert "larger than" in str(caught.value.params["reason"])
