@@ -1,4 +1,7 @@
-"""``python -m ticketflow.demo worker-loss|time-limits``: the real-worker demos.
+"""``python -m ticketflow.demo tour|worker-loss|time-limits``.
+
+``tour`` runs the embedded default (eager app, in-memory SQLite, no server). The other two
+are the real-worker demos.
 
 Each run creates its own RabbitMQ vhost and PostgreSQL database, starts a real
 ``celery worker`` subprocess, provokes the failures, prints the delivery timeline and the
@@ -20,7 +23,7 @@ from urllib.parse import urlsplit
 
 DEFAULT_BROKER_URL = "amqp://guest:guest@127.0.0.1:5672//"
 DEFAULT_DATABASE_URL = "postgresql://postgres@127.0.0.1:5432/test"
-SCENARIOS = ("worker-loss", "time-limits")
+SCENARIOS = ("tour", "worker-loss", "time-limits")
 
 
 class ServiceUnavailable(RuntimeError):
@@ -32,8 +35,9 @@ def _parser() -> argparse.ArgumentParser:
 
     parser = argparse.ArgumentParser(
         prog="python -m ticketflow.demo",
-        description="Run a real Celery worker on RabbitMQ + PostgreSQL, break it, and show "
-        "what happened to every delivery.",
+        description="tour: every delivery path on the embedded default (no server). "
+        "worker-loss, time-limits: run a real Celery worker on RabbitMQ + PostgreSQL, break "
+        "it, and show what happened to every delivery.",
     )
     parser.add_argument("scenario", choices=SCENARIOS)
     parser.add_argument(
@@ -112,6 +116,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.broken and args.scenario != "worker-loss":
         parser.error("--broken applies to the worker-loss scenario only")
+    if args.scenario == "tour":
+        from ticketflow.demo.tour import run_tour
+
+        return run_tour()
     broker = args.broker or os.environ.get("TICKETFLOW_BROKER_URL") or DEFAULT_BROKER_URL
     database = args.database or os.environ.get("TICKETFLOW_DATABASE_URL") or DEFAULT_DATABASE_URL
     try:
