@@ -14,7 +14,7 @@ A valid notebook cannot start with comments: its header lives in ``metadata.host
 A ``.make`` file describes a submission built at test time (symlinks, FIFOs, 10 MB files)::
 
     # make: empty | directory | fifo | missing | symlink <target> | huge <MB>
-    #       | nested-json <depth> | copy-solution | control-name
+    #       | nested-json <depth> | copy-solution | control-name | write <text>
     # name: retry_policy_probe.py        (the file name to hand in)
 """
 
@@ -33,6 +33,7 @@ STUDENT_FILES = {
     "EX-11-01": "retry_policy_probe.py",
     "EX-12-01": "notification_once_probe.py",
     "EX-13-01": "atomic_effect_probe.py",
+    "EX-11-02": "answer.md",
 }
 #: Every process a case starts on purpose carries one of these (cmdline / comm).
 PROCESS_MARKER = "hostile-corpus-marker"
@@ -93,7 +94,7 @@ def header_of(path: Path) -> dict[str, str]:
 def load_cases() -> list[Case]:
     cases = []
     for path in sorted(FILES.iterdir()):
-        if not path.is_file() or path.suffix not in (".py", ".ipynb", ".make"):
+        if not path.is_file() or path.suffix not in (".py", ".ipynb", ".md", ".make"):
             continue
         head = header_of(path)
         missing = {"trick", "expect", "exercise"} - set(head)
@@ -109,7 +110,7 @@ def load_cases() -> list[Case]:
                 source=path,
                 trick=head["trick"],
                 expect=expect,
-                exercise=head["exercise"],
+                exercise=_unescape(head["exercise"]),
                 make=head.get("make"),
                 submit_as=head.get("name"),
                 rlimits_skip=rlimits if rlimits and rlimits.startswith("skip") else None,
@@ -119,6 +120,13 @@ def load_cases() -> list[Case]:
             )
         )
     return cases
+
+
+def _unescape(text: str) -> str:
+    """Header values may spell control characters as Python escapes (\\x1b, \\u202e)."""
+    if "\\" not in text:
+        return text
+    return text.encode("ascii", "backslashreplace").decode("unicode_escape")
 
 
 def materialize(case: Case, where: Path) -> Path:
@@ -149,6 +157,8 @@ def materialize(case: Case, where: Path) -> Path:
     elif kind == "control-name":
         target = folder / "probe\x1b]0;pwned\x07\x1b[2J\nline\u202egnp.py"
         target.write_text("def broken(:\n    pass\n", encoding="utf-8")
+    elif kind == "write":
+        target.write_text(_unescape(argument), encoding="utf-8")
     elif kind == "copy-solution":
         shutil.copyfile(REPO / "solutions" / case.exercise / STUDENT_FILES[case.exercise], target)
     else:
