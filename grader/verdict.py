@@ -102,7 +102,10 @@ def output_check(exercise: CodeExercise, real: Observations) -> CheckResult:
 
 def calls_check(exercise: CodeExercise, real: Observations) -> CheckResult:
     name, points = "calls", exercise.points_calls
-    problem = exercise.check_calls(real.records)
+    try:
+        problem = exercise.check_calls(real.records)
+    except Exception:  # records are untrusted claims: whatever they hold, never a crash
+        problem = msg("calls.unreadable")
     if problem is None:
         return passed_check(name, points, msg("calls.ok"))
     return failed_check(name, points, problem)

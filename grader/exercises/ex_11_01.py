@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from grader.exercises.spec import CodeExercise, Records, calls_of
+from grader.exercises.spec import CodeExercise, Records, calls_of, is_int
 from grader.results import Message, msg
 
 REQUIRED_CASES = (
@@ -14,12 +14,17 @@ REQUIRED_CASES = (
 
 
 def check_calls(records: Records) -> Message | None:
-    """The probe must ask a (2, 5) policy about each of the four required cases."""
+    """The probe must ask a (2, 5) policy about each of the four required cases.
+
+    Records are cleaned claims (``calls_of``); only exact ints count as the retry count.
+    """
     calls = calls_of(records, "BoundedRetryPolicy.decision")
     if not calls:
         return msg("calls.policy.none")
     configured = [
-        c for c in calls if c.get("max_retries") == 2 and c.get("base_delay_seconds") == 5
+        c
+        for c in calls
+        if is_int(c.get("max_retries"), 2) and is_int(c.get("base_delay_seconds"), 5)
     ]
     if not configured:
         first = calls[0]
@@ -28,7 +33,11 @@ def check_calls(records: Records) -> Message | None:
             max_retries=str(first.get("max_retries")),
             base_delay_seconds=str(first.get("base_delay_seconds")),
         )
-    seen = {(c.get("error_type"), c.get("retries_so_far")) for c in configured}
+    seen = {
+        (c.get("error_type"), c.get("retries_so_far"))
+        for c in configured
+        if is_int(c.get("retries_so_far"))
+    }
     missing = [
         f"{error} {retries}" for error, retries in REQUIRED_CASES if (error, retries) not in seen
     ]

@@ -25,12 +25,17 @@ def check_calls(records: Records) -> Message | None:
         return msg("calls.apply.too_few", count=len(calls), needed=2)
     results: dict[object, list[object]] = {}
     for call in calls:
-        results.setdefault(call.get("event_id"), []).append(call.get("result", "raised"))
+        outcome = "raised" if "raised" in call else call.get("result")
+        results.setdefault(call.get("event_id"), []).append(outcome)
     if all(len(seen) < 2 for seen in results.values()):
         return msg("calls.apply.distinct_events", count=len(results))
-    if not any(seen[:2] == [True, False] for seen in results.values()):
-        return msg("calls.apply.results", results=str(next(iter(results.values()))))
+    if not any(_true_then_false(seen) for seen in results.values()):
+        return msg("calls.apply.results", results=str(next(iter(results.values()))[:4]))
     return None
+
+
+def _true_then_false(outcomes: list[object]) -> bool:
+    return len(outcomes) >= 2 and outcomes[0] is True and outcomes[1] is False
 
 
 EXERCISE = CodeExercise(

@@ -1,4 +1,3 @@
-
 """EX-12-02 [prose]: why each of the two non-atomic orders is wrong."""
 
 from __future__ import annotations
@@ -13,7 +12,14 @@ EXERCISE = ProseExercise(
         Concept(
             "receipt_first_loses_notification",
             (
-                (r"(先|首先)" + S + r"(receipt|回执|收据)|(receipt|回执|收据)" + S + r"(先|首先)", r"丢|遗漏|漏掉|永远不会|再也不|没有发"),
+                (
+                    r"(先|首先)"
+                    + S
+                    + r"(receipt|回执|收据)|(receipt|回执|收据)"
+                    + S
+                    + r"(先|首先)",
+                    r"丢|遗漏|漏掉|永远不会|再也不|没有发",
+                ),
                 (r"receipt" + S + r"(first|before)", r"\blost\b|\blose|never|missing|dropped"),
             ),
         ),

@@ -7,6 +7,10 @@ from grader.exercises.spec import CodeExercise, Records, calls_of
 from grader.results import Message, msg
 
 
+#: Stands for "this delivery raised" (no record value can be this very object).
+RAISED = object()
+
+
 def check_calls(records: Records) -> Message | None:
     """For one event: a delivery that raised, then one answered True, then one answered False."""
     calls = calls_of(records, "apply_notification_once")
@@ -14,18 +18,25 @@ def check_calls(records: Records) -> Message | None:
         return msg("calls.apply.too_few", count=0, needed=3)
     by_event: dict[object, list[object]] = {}
     for call in calls:
-        outcome = "raised" if "raised" in call else call.get("result")
+        outcome = RAISED if "raised" in call else call.get("result")
         by_event.setdefault(call.get("event_id"), []).append(outcome)
-    failing = [outcomes for outcomes in by_event.values() if "raised" in outcomes]
+    failing = [outcomes for outcomes in by_event.values() if RAISED in outcomes]
     if not failing:
         return msg("calls.atomic.no_failure")
     outcomes = failing[0]
-    after = outcomes[outcomes.index("raised") + 1 :]
-    if True not in after:
+    after = outcomes[outcomes.index(RAISED) + 1 :]
+    applied = _first(after, True)
+    if applied is None:
         return msg("calls.atomic.no_redelivery")
-    if False not in after[after.index(True) + 1 :]:
+    if _first(after[applied + 1 :], False) is None:
         return msg("calls.atomic.no_duplicate")
     return None
+
+
+def _first(outcomes: list[object], wanted: bool) -> int | None:
+    """Index of the first outcome that IS ``wanted`` (identity: 1 is not True)."""
+    return next((i for i, outcome in enumerate(outcomes) if outcome is wanted), None)
+
 
 EXERCISE = CodeExercise(
     id="EX-13-01",

@@ -7,6 +7,7 @@ catalogues under ids derived from the names here.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -96,6 +97,57 @@ class ProseExercise:
 Exercise = CodeExercise | ProseExercise
 
 
-def calls_of(records: Records, function: str) -> list[Mapping[str, Any]]:
-    """The harness's ``call`` records for ``function``, in order."""
-    return [r for r in records if r.get("kind") == "call" and r.get("function") == function]
+Scalar = str | int | float | bool | None
+#: Longest string kept from a record; longer ones are cut (records are untrusted claims).
+MAX_TEXT = 200
+MAX_ITEMS = 8
+
+
+def scalar(value: object) -> Scalar | tuple[Scalar, ...]:
+    """A record value as something safe to hash, compare and show.
+
+    Exact JSON scalars stay (strings cut to ``MAX_TEXT``); a short list of scalars becomes
+    a tuple; anything else (a dict, a long or nested list, NaN, a huge number) becomes a
+    short ``repr`` string. Never raises.
+    """
+    if value is None or value is True or value is False:
+        return value
+    if isinstance(value, int) and type(value) is int:
+        return value if -(2**63) < value < 2**63 else _short(value)
+    if isinstance(value, float) and type(value) is float:
+        return value if math.isfinite(value) else _short(value)
+    if isinstance(value, str) and type(value) is str:
+        return value[:MAX_TEXT]
+    if isinstance(value, list | tuple) and type(value) in (list, tuple) and len(value) <= MAX_ITEMS:
+        items = [scalar(item) for item in value]
+        return tuple(_short(item) if isinstance(item, tuple) else item for item in items)
+    return _short(value)
+
+
+def _short(value: object) -> str:
+    import reprlib
+
+    shorter = reprlib.Repr()
+    shorter.maxlevel, shorter.maxstring, shorter.maxother = 2, 40, 40
+    try:
+        return shorter.repr(value)[:80]
+    except Exception:
+        return "<unprintable>"
+
+
+def clean_record(record: object) -> dict[str, Scalar | tuple[Scalar, ...]]:
+    """Only string keys, every value through ``scalar``; a non-dict record is empty."""
+    if not isinstance(record, Mapping):
+        return {}
+    return {key[:MAX_TEXT]: scalar(value) for key, value in record.items() if type(key) is str}
+
+
+def calls_of(records: Records, function: str) -> list[dict[str, Scalar | tuple[Scalar, ...]]]:
+    """The harness's ``call`` records for ``function``, in order, cleaned (see ``scalar``)."""
+    cleaned = (clean_record(record) for record in records)
+    return [r for r in cleaned if r.get("kind") == "call" and r.get("function") == function]
+
+
+def is_int(value: object, expected: int | None = None) -> bool:
+    """An exact ``int`` (not a bool, not a subclass), equal to ``expected`` if given."""
+    return type(value) is int and (expected is None or value == expected)

@@ -55,7 +55,8 @@ MESSAGES: dict[str, str] = {
     "hint.output": "Print one line per case: the exception type name, retries_so_far, retry, countdown_seconds, dead_letter, separated by spaces.",
     # -- code: observed calls --------------------------------------------------------------
     "calls.ok": "The required calls were observed.",
-    "calls.policy.none": "The probe never called BoundedRetryPolicy.decision.",
+    "calls.unreadable": "The recorded calls could not be read (malformed records: did the probe write to the grader's channel?).",
+    "calls.policy.none": "The probe never called BoundedRetryPolicy.decision (the grader watches the real method: a probe that replaces, patches or bypasses it tests nothing).",
     "calls.policy.config": (
         "The probe's policy has max_retries={max_retries}, base_delay_seconds={base_delay_seconds}; "
         "the exercise asks for max_retries=2, base_delay_seconds=5."

@@ -53,7 +53,8 @@ MESSAGES: dict[str, str] = {
     "hint.output": "每个用例打印一行：异常类型名、retries_so_far、retry、countdown_seconds、dead_letter，用空格分隔。",
     # -- code: observed calls --------------------------------------------------------------
     "calls.ok": "观察到了要求的调用。",
-    "calls.policy.none": "探针从未调用 BoundedRetryPolicy.decision。",
+    "calls.unreadable": "无法读取记录下来的调用（记录格式不对：探针是否往评分器的通道里写了东西？）。",
+    "calls.policy.none": "探针从未调用 BoundedRetryPolicy.decision（评分器观察的是真实的方法：替换、修改或绕过它的探针什么也没有测试）。",
     "calls.policy.config": (
         "探针使用的策略参数是 max_retries={max_retries}, base_delay_seconds={base_delay_seconds}；"
         "要求是 max_retries=2, base_delay_seconds=5。"

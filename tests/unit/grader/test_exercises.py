@@ -6,10 +6,11 @@ import pytest
 
 from grader.errors import UnknownExercise
 from grader.exercises import exercise_ids, get_exercise, normalize_id
+from grader.exercises.ex_11_01 import check_calls as ex11_calls
 from grader.exercises.ex_12_01 import check_calls as ex12_calls
 from grader.exercises.ex_13_01 import check_calls as ex13_calls
-from grader.exercises.spec import CodeExercise, ProseExercise
-from tests.unit.grader.factories import apply_call
+from grader.exercises.spec import CodeExercise, ProseExercise, scalar
+from tests.unit.grader.factories import POLICY_CALLS, apply_call
 
 
 @pytest.mark.parametrize(
@@ -80,3 +81,89 @@ def test_ex_13_01_needs_failure_then_redelivery_then_duplicate() -> None:
     for expected, records in expectations.items():
         problem = ex13_calls(records)
         assert problem is not None and problem.id == expected
+
+
+#: Values a forged or lying record may carry where a scalar is expected.
+HOSTILE_VALUES = (
+    [0],
+    {"id": 1},
+    {"type": "ExitingInt"},
+    [[1, 2], {"a": [3]}],
+    "x" * 1_000_000,
+    float("nan"),
+    float("inf"),
+    10**40,
+    list(range(1000)),
+)
+
+
+def _hostile_records(function: str, fields: tuple[str, ...]) -> list[dict[str, object]]:
+    records: list[dict[str, object]] = []
+    for value in HOSTILE_VALUES:
+        for field in fields:
+            record: dict[str, object] = {
+                "kind": "call",
+                "function": function,
+                "max_retries": 2,
+                "base_delay_seconds": 5,
+                "error_type": "RetryableTaskError",
+                "retries_so_far": 0,
+                "event_id": "evt-1",
+                "result": True,
+            }
+            record[field] = value
+            records.append(record)
+    return records
+
+
+@pytest.mark.parametrize(
+    ("exercise_id", "function", "fields"),
+    [
+        (
+            "EX-11-01",
+            "BoundedRetryPolicy.decision",
+            ("error_type", "retries_so_far", "result", "max_retries", "base_delay_seconds"),
+        ),
+        ("EX-12-01", "apply_notification_once", ("event_id", "result", "raised")),
+        ("EX-13-01", "apply_notification_once", ("event_id", "result", "raised")),
+    ],
+)
+def test_check_calls_reads_hostile_records_without_raising(
+    exercise_id: str, function: str, fields: tuple[str, ...]
+) -> None:
+    spec = get_exercise(exercise_id)
+    assert isinstance(spec, CodeExercise)
+    records = _hostile_records(function, fields)
+    for single in records:
+        problem = spec.check_calls([single, single, single])
+        assert problem is None or problem.id.startswith("calls.")
+    problem = spec.check_calls(records)
+    assert problem is None or problem.id.startswith("calls.")
+
+
+def test_a_retry_count_that_is_not_an_exact_int_does_not_count_as_a_case() -> None:
+    good = [dict(call) for call in POLICY_CALLS]
+    good[1]["retries_so_far"] = True  # a bool is an int subclass: not the case "1"
+    problem = ex11_calls(good)
+    assert problem is not None and problem.id == "calls.policy.missing"
+    assert problem.params["cases"] == "RetryableTaskError 1"
+    good[1]["retries_so_far"] = "<ExitingInt>"
+    problem = ex11_calls(good)
+    assert problem is not None and problem.params["cases"] == "RetryableTaskError 1"
+
+
+def test_ex_12_01_results_must_be_the_booleans_themselves() -> None:
+    problem = ex12_calls([apply_call(1), apply_call(0)])
+    assert problem is not None and problem.id == "calls.apply.results"
+    problem = ex13_calls([apply_call(raised="X"), apply_call(1), apply_call(0)])
+    assert problem is not None and problem.id == "calls.atomic.no_redelivery"
+
+
+def test_scalar_keeps_json_scalars_and_shortens_everything_else() -> None:
+    assert [scalar(v) for v in (None, True, 3, 2.5, "ok")] == [None, True, 3, 2.5, "ok"]
+    assert scalar([True, 5, None]) == (True, 5, None)
+    assert scalar("x" * 1000) == "x" * 200
+    for value in ({"a": 1}, [[1]], float("nan"), 10**40, list(range(100))):
+        shown = scalar(value)
+        assert isinstance(shown, str | tuple) and len(shown) <= 80
+        hash(shown)

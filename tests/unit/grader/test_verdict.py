@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import signal
+from dataclasses import replace
 
 from grader.exercises import get_exercise
 from grader.exercises.spec import CodeExercise
@@ -115,3 +116,21 @@ def test_missing_policy_cases_are_named() -> None:
     check = judge(real=observations(stdout=TABLE, records=POLICY_CALLS[:2]))["calls"]
     assert check.message.id == "calls.policy.missing"
     assert check.message.params["cases"] == "RetryableTaskError 2, ValueError 0"
+
+
+def test_a_check_calls_that_raises_is_a_failed_calls_check_not_a_crash() -> None:
+    def explode(records: object) -> None:
+        raise TypeError("unhashable type: 'dict'")
+
+    exercise = replace(EX_11_01, check_calls=explode)
+    real = observations(stdout=TABLE, records=POLICY_CALLS)
+    mutants = {name: failed_run() for name in EX_11_01.mutants}
+    checks = {c.name: c for c in judge_code(exercise, real, mutants, student_file="p.py")}
+    assert not checks["calls"].passed
+    assert checks["calls"].message.id == "calls.unreadable"
+
+
+def test_forged_unhashable_records_fail_the_calls_check_cleanly() -> None:
+    forged = [dict(call, error_type=[0], retries_so_far={"x": 1}) for call in POLICY_CALLS]
+    check = judge(real=observations(stdout=TABLE, records=forged))["calls"]
+    assert not check.passed and check.message.id == "calls.policy.missing"
