@@ -15,6 +15,7 @@ A ``.make`` file describes a submission built at test time (symlinks, FIFOs, 10 
 
     # make: empty | directory | fifo | missing | symlink <target> | huge <MB>
     #       | nested-json <depth> | copy-solution | control-name | write <text>
+    #       | symlinked-dir <dir under the repo>
     # name: retry_policy_probe.py        (the file name to hand in)
 """
 
@@ -157,6 +158,10 @@ def materialize(case: Case, where: Path) -> Path:
     elif kind == "control-name":
         target = folder / "probe\x1b]0;pwned\x07\x1b[2J\nline\u202egnp.py"
         target.write_text("def broken(:\n    pass\n", encoding="utf-8")
+    elif kind == "symlinked-dir":
+        link = folder / "linked"
+        link.symlink_to(REPO / argument, target_is_directory=True)
+        target = link / case.file_name
     elif kind == "write":
         target.write_text(_unescape(argument), encoding="utf-8")
     elif kind == "copy-solution":

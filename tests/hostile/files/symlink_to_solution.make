@@ -2,5 +2,4 @@
 # expect: input_error
 # exercise: EX-11-01
 # make: symlink solutions/EX-11-01/retry_policy_probe.py
-# known-hole: H1
 # name: retry_policy_probe.py
