@@ -122,16 +122,19 @@ def exit_code_for(report: CheckReport) -> int:
 
 def run_check(args: argparse.Namespace, lang: str, as_json: bool) -> int:
     from grader.course import find_course_root
-    from grader.grading import check_exercise
+    from grader.grading import grade_exercise
 
     root: Path | None = None
     if args.path is None or args.root is not None:
         root = find_course_root(args.root)
     else:
         root = _optional_root()
-    report = check_exercise(args.exercise, args.path, lang=lang, root=root)
-    if root is not None:
-        _remember(root, report, args.path)
+    checked = grade_exercise(args.exercise, args.path, lang=lang, root=root)
+    report = checked.report
+    if root is not None and checked.submission.path.suffix != ".ipynb":
+        from grader import cache
+
+        cache.store(root, report, checked.submission.text)  # the text graded, not re-read
     if as_json:
         print(json.dumps(report.to_dict(lang), ensure_ascii=False, indent=2))
     else:
@@ -148,20 +151,6 @@ def _optional_root() -> Path | None:
         return find_course_root()
     except GraderError:
         return None
-
-
-def _remember(root: Path, report: CheckReport, path: Path | None) -> None:
-    from grader import cache
-    from grader.course import submission_path
-    from grader.exercises import get_exercise
-
-    target = path or submission_path(root, get_exercise(report.exercise))
-    try:
-        text = target.read_text(encoding="utf-8-sig").replace("\r\n", "\n")
-    except (OSError, UnicodeDecodeError):
-        return
-    if target.suffix != ".ipynb":
-        cache.store(root, report, text)
 
 
 def run_list(args: argparse.Namespace, lang: str, as_json: bool) -> int:

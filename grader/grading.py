@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -27,6 +28,14 @@ PRELUDE = "grader.harness.prelude:install"
 REAL = "real"
 
 
+@dataclass(frozen=True)
+class Checked:
+    """A report and the exact submission it judged (hash THIS text; never re-read the file)."""
+
+    report: CheckReport
+    submission: Submission
+
+
 def check_exercise(
     exercise_id: str,
     submission: Path | None = None,
@@ -41,13 +50,26 @@ def check_exercise(
     else searched upward from the current directory). ``server``: a fork server to reuse
     (it must preload what the exercise needs); by default one is started for this call.
     """
+    return grade_exercise(exercise_id, submission, lang=lang, root=root, server=server).report
+
+
+def grade_exercise(
+    exercise_id: str,
+    submission: Path | None = None,
+    *,
+    lang: str = "zh",
+    root: Path | None = None,
+    server: ForkServer | None = None,
+) -> Checked:
+    """``check_exercise``, also returning the submission as it was read (once) and judged."""
     exercise = get_exercise(exercise_id)
     course_root = find_course_root(root) if submission is None or root is not None else None
     if submission is None:
         assert course_root is not None
         submission = submission_path(course_root, exercise)
     loaded = load_submission(exercise, submission)
-    return judge_submission(exercise, loaded, lang=lang, root=course_root, server=server)
+    report = judge_submission(exercise, loaded, lang=lang, root=course_root, server=server)
+    return Checked(report, loaded)
 
 
 def judge_submission(

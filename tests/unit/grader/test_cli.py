@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,7 @@ def test_an_unexpected_internal_error_exits_3_and_asks_for_a_report(
     def explode(*_args: object, **_kwargs: object) -> None:
         raise RuntimeError("disk on fire")
 
-    monkeypatch.setattr("grader.grading.check_exercise", explode)
+    monkeypatch.setattr("grader.grading.grade_exercise", explode)
     (tmp_path / "exercises").mkdir()
     code = main(["check", "EX-11-01", "--root", str(tmp_path), "--lang", "en"])
     captured = capsys.readouterr()
@@ -45,3 +46,26 @@ def test_importing_the_grading_modules_never_shadows_grader_check() -> None:
     import grader.notebook
 
     assert callable(grader.check) and grader.check.__module__ == "grader"
+
+
+@pytest.mark.timeout(20)
+def test_the_graded_text_is_cached_and_the_path_never_reopened(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A run that swaps the submission for a FIFO must not hang the grader (hostile H7)."""
+    from grader import cache
+
+    (tmp_path / "exercises").mkdir()
+    probe = tmp_path / "retry_policy_probe.py"
+    graded_text = "print('graded')\n"
+    probe.write_text(graded_text)
+
+    def judge_then_swap(exercise: object, submission: object, **_kwargs: object) -> object:
+        probe.unlink()
+        os.mkfifo(probe)  # re-opening it now would block forever
+        return build_report("EX-11-01", "code", (passed_check("runs_cleanly", 1.0, msg("run.ok")),))
+
+    monkeypatch.setattr("grader.grading.judge_submission", judge_then_swap)
+    code = main(["check", "EX-11-01", "--path", str(probe), "--root", str(tmp_path), "--json"])
+    assert code == 0, capsys.readouterr()
+    assert cache.lookup(tmp_path, "EX-11-01", graded_text) is not None
