@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import sys
 from pathlib import Path
 
 from grader.errors import CourseRootNotFound
@@ -31,19 +33,70 @@ def submission_path(root: Path, exercise: Exercise) -> Path:
     return root / EXERCISES_DIR / exercise.id / exercise.student_file
 
 
-def hidden_paths(root: Path | None) -> tuple[Path, ...]:
-    """What a student's run must not see: the grader (harness, mutants), solutions, tests.
+#: Folders of a course tree that a student's run never needs and must not read: reference
+#: solutions, tests (wrong probes, hostile corpus), the result cache, git history (it holds
+#: every source file), other answers, lesson material. Listed whether or not they exist yet
+#: (the runner skips missing ones), so the list never changes between calls.
+SECRET_DIRS = (SOLUTIONS_DIR, "tests", CACHE_DIR, ".git", EXERCISES_DIR, "lessons", "benchmarks")
 
-    Only paths that exist at course level are listed, and the list does not depend on
-    anything a check creates (``.grader/`` holds nothing secret), so a warm notebook keeps
-    one fork server for every call.
+
+def installed_tree() -> Path:
+    """The course tree this grader is installed in (the folder holding ``grader/``)."""
+    import grader
+
+    return Path(grader.__file__).resolve().parents[1]
+
+
+def hidden_paths(root: Path | None) -> tuple[Path, ...]:
+    """What a student's run must not see.
+
+    The grader package (harness, exercise specs), ticketflow's source files (a run must not
+    load a fresh, unpatched copy of the code under test as an oracle: the modules a probe
+    needs are preloaded, in memory), and ``SECRET_DIRS`` of both the installed course tree
+    and ``root`` (a grading machine may check a student's copy with ``--root``: the
+    installed tree's solutions must stay hidden regardless). A path the interpreter needs
+    (the venv, a ``sys.path`` entry) is never hidden.
     """
     import grader
 
     paths = [Path(grader.__file__).resolve().parent]
-    if root is not None:
-        for name in (SOLUTIONS_DIR, "tests"):
-            candidate = root / name
-            if candidate.exists():
-                paths.append(candidate.resolve())
-    return tuple(paths)
+    package = _ticketflow_dir()
+    if package is not None:
+        paths.append(package)
+    bases = [installed_tree()]
+    if root is not None and root.resolve() not in bases:
+        bases.append(root.resolve())
+    if any(_looks_like_course(base) for base in bases[:1]):
+        paths += [bases[0] / name for name in SECRET_DIRS]
+    paths += [base / name for base in bases[1:] for name in SECRET_DIRS]
+    needed = _needed()
+    return tuple(dict.fromkeys(p for p in paths if not any(_inside(n, p) for n in needed)))
+
+
+def _looks_like_course(folder: Path) -> bool:
+    """An installed tree with the grader next to exercises/ (not, say, site-packages)."""
+    return (folder / EXERCISES_DIR).is_dir() or (folder / SOLUTIONS_DIR).is_dir()
+
+
+def _ticketflow_dir() -> Path | None:
+    from importlib.util import find_spec
+
+    try:
+        spec = find_spec("ticketflow")
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.origin:
+        return None
+    return Path(spec.origin).resolve().parent
+
+
+def _needed() -> list[Path]:
+    """The interpreter's own folders: hiding one of them (or a parent) breaks every run."""
+    cwd = os.getcwd()  # never passed on to the sandbox by the runner, so not needed there
+    entries = [sys.prefix, sys.base_prefix, sys.exec_prefix, str(Path(sys.executable).parent)]
+    entries += [e for e in sys.path if e and os.path.isabs(e) and os.path.normpath(e) != cwd]
+    return [Path(entry).resolve() for entry in entries]
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    return path == folder or folder in path.parents
