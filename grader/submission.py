@@ -23,6 +23,7 @@ from grader.errors import (
     UnsupportedSubmission,
 )
 from grader.exercises.spec import Exercise
+from grader.safe_open import LinkOnPath, open_no_links
 
 CODE_SUFFIXES = (".py", ".ipynb")
 PROSE_SUFFIXES = (".md", ".txt", ".ipynb")
@@ -64,13 +65,17 @@ def load_submission(exercise: Exercise, path: Path) -> Submission:
 def _read_bytes(path: Path, exercise_id: str) -> bytes:
     """The file's bytes, read from ONE descriptor that was opened without following links.
 
-    Symbolic links, FIFOs, devices and directories are refused by what the opened descriptor
-    *is* (``fstat``), so nothing can be swapped in between the check and the read;
-    ``O_NONBLOCK`` makes opening a FIFO return at once instead of waiting for a writer.
+    Symbolic links (the file, or a folder below the current directory: see ``safe_open``),
+    FIFOs, devices and directories are refused by what the opened descriptor *is*
+    (``fstat``), so nothing can be swapped in between the check and the read; ``O_NONBLOCK``
+    makes opening a FIFO return at once instead of waiting for a writer.
     """
-    flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
     try:
-        fd = os.open(path, flags)
+        fd = open_no_links(path)
+    except LinkOnPath as error:
+        raise SubmissionUnreadable(
+            "error.submission_linked_folder", path=str(path), link=error.link
+        ) from None
     except OSError as error:
         raise _open_error(path, exercise_id, error) from None
     try:

@@ -16,6 +16,7 @@ MESSAGES: dict[str, str] = {
     ),
     "error.submission_unreadable": "Cannot read {path}: {reason}. Make sure it is a UTF-8 text file.",
     "error.submission_symlink": "{path} is a symbolic link; hand in the file itself (copy it there instead of linking to it).",
+    "error.submission_linked_folder": "The folder {link} on the path to {path} is a symbolic link; hand in the file itself, in a real folder (or pass the real path).",
     "error.submission_not_regular": "{path} is not a regular file (a directory, FIFO, socket or device); hand in the file itself.",
     "error.unsupported_submission": "{path} cannot be used for this exercise: it needs a {expected} file.",
     "error.syntax": "Syntax error in {path}, line {line}: {detail}. Fix it, then check again.",

@@ -15,6 +15,7 @@ MESSAGES: dict[str, str] = {
     ),
     "error.submission_unreadable": "无法读取 {path}：{reason}。请确认它是 UTF-8 编码的文本文件。",
     "error.submission_symlink": "{path} 是一个符号链接：请提交文件本身（把文件复制到这里，而不是链接到别处）。",
+    "error.submission_linked_folder": "{path} 路径上的文件夹 {link} 是一个符号链接：请把文件本身放在真实的文件夹里提交（或者传入真实路径）。",
     "error.submission_not_regular": "{path} 不是普通文件（而是目录、FIFO、套接字或设备）：请提交文件本身。",
     "error.unsupported_submission": "{path} 不能用于这个练习：需要 {expected} 文件。",
     "error.syntax": "{path} 第 {line} 行有语法错误：{detail}。请先修正它再检查。",

@@ -70,3 +70,13 @@ def test_a_fifo_is_refused_at_once(course: Course, tmp_path: Path) -> None:
     os.mkfifo(fifo)
     result = course.run("check", "EX-11-01", "--path", str(fifo), "--lang", "en")
     assert result.code == 2 and "not a regular file" in result.stderr
+
+
+def test_a_symlinked_folder_on_the_path_is_refused(course: Course, tmp_path: Path) -> None:
+    archive = course.root / "handed-in"
+    archive.mkdir()
+    (archive / "ex11").symlink_to(REPO / "solutions" / "EX-11-01")
+    path = "handed-in/ex11/retry_policy_probe.py"
+    result = course.run("check", "EX-11-01", "--path", path, "--json", "--lang", "en")
+    assert result.code == 2
+    assert result.json()["error"]["id"] == "error.submission_linked_folder"

@@ -174,3 +174,41 @@ def test_a_file_over_the_size_cap_is_refused(tmp_path: Path) -> None:
     with pytest.raises(SubmissionUnreadable) as caught:
         load_submission(CODE, path)
     assert "larger than" in str(caught.value.params["reason"])
+
+
+def test_a_linked_folder_below_the_current_directory_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An unpacked archive can carry `sub -> .../solutions/EX-11-01` (hostile H1b)."""
+    solutions = tmp_path / "solutions"
+    solutions.mkdir()
+    (solutions / "retry_policy_probe.py").write_text("print('the solution')\n")
+    handed_in = tmp_path / "handed-in"
+    handed_in.mkdir()
+    (handed_in / "sub").symlink_to(solutions)
+    monkeypatch.chdir(tmp_path)
+    for path in (
+        handed_in / "sub" / "retry_policy_probe.py",
+        Path("handed-in/sub/retry_policy_probe.py"),
+    ):
+        with pytest.raises(SubmissionUnreadable) as caught:
+            load_submission(CODE, path)
+        assert caught.value.message_id == "error.submission_linked_folder"
+        assert caught.value.params["link"] == str(handed_in / "sub")
+
+
+def test_links_at_or_above_the_current_directory_are_the_users_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = tmp_path / "real" / "course"
+    real.mkdir(parents=True)
+    (real / "probe.py").write_text("x = 1\n")
+    (tmp_path / "alias").symlink_to(tmp_path / "real")
+    monkeypatch.chdir(tmp_path / "alias" / "course")
+    monkeypatch.setenv("PWD", str(tmp_path / "alias" / "course"))  # as a shell would
+    assert load_submission(CODE, Path("probe.py")).text == "x = 1\n"
+    assert load_submission(CODE, tmp_path / "alias" / "course" / "probe.py").text == "x = 1\n"
+    nested = real / "deeper"
+    nested.mkdir()
+    (nested / "probe.py").write_text("y = 2\n")
+    assert load_submission(CODE, Path("deeper/probe.py")).text == "y = 2\n"
