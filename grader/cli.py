@@ -107,8 +107,10 @@ def report_error(error: GraderError, lang: str, as_json: bool, exercise: str | N
     text = render_message(error.message_id, error.params, lang)
     if as_json:
         from grader.render.json_out import error_to_dict
+        from grader.render.sanitize import visible
 
-        payload = error_to_dict(exercise, text, error.message_id, error.exit_code)
+        shown = None if exercise is None else visible(exercise)
+        payload = error_to_dict(shown, text, error.message_id, error.exit_code)
         print(json.dumps(payload, ensure_ascii=False, indent=2))
     else:
         print(text, file=sys.stderr)

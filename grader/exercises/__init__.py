@@ -8,6 +8,7 @@ import re
 
 from grader.errors import UnknownExercise
 from grader.exercises.spec import Exercise
+from grader.render.sanitize import visible
 
 _MODULES = {
     "EX-11-01": "grader.exercises.ex_11_01",
@@ -55,7 +56,7 @@ def get_exercise(exercise_id: str) -> Exercise:
         close = closest(normalized, tuple(_MODULES))
         raise UnknownExercise(
             "error.unknown_exercise_suggest" if close else "error.unknown_exercise",
-            given=exercise_id,
+            given=visible(exercise_id),
             suggestion=close[0] if close else None,
             known=", ".join(_MODULES),
         )

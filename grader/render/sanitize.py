@@ -17,3 +17,16 @@ def clean(text: str) -> str:
 def fenced(text: str, prefix: str = "    │ ") -> list[str]:
     """Untrusted text as lines that start with a fence: it cannot pass for a grader line."""
     return [prefix + line for line in clean(text).expandtabs(4).splitlines()]
+
+
+def visible(text: str) -> str:
+    """``text`` with every control, escape and bidi character spelled out (``\\x1b``), for
+    echoing something the user typed (an exercise id) where stripping could change its look."""
+    return "".join(
+        char if char.isprintable() and not _CONTROLS.match(char) else _escape(char) for char in text
+    )
+
+
+def _escape(char: str) -> str:
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -69,3 +70,17 @@ def test_the_graded_text_is_cached_and_the_path_never_reopened(
     code = main(["check", "EX-11-01", "--path", str(probe), "--root", str(tmp_path), "--json"])
     assert code == 0, capsys.readouterr()
     assert cache.lookup(tmp_path, "EX-11-01", graded_text) is not None
+
+
+def test_an_exercise_id_with_terminal_controls_is_echoed_visibly_never_raw(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Stripping the controls would leave 'EX-11-01', which reads like a valid id (hostile H9)."""
+    (tmp_path / "exercises").mkdir()
+    given = "EX-11-01\x1b]0;pwned\x07"
+    code = main(["check", given, "--root", str(tmp_path), "--json", "--lang", "en"])
+    payload = json.loads(capsys.readouterr().out)
+    assert code == 2
+    assert payload["exercise"] == "EX-11-01\\x1b]0;pwned\\x07"
+    assert "\x1b" not in payload["error"]["message"]
+    assert "EX-11-01\\x1b]0;pwned\\x07" in payload["error"]["message"]
