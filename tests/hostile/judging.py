@@ -122,6 +122,8 @@ def verdict(case: Case, graded: Graded, residue: list[str], isolation: str | Non
     hole = case.hole_in(isolation)
     if hole and problems:
         pytest.xfail(f"known hole {hole} (see /work/team/hostile-findings.md): {problems[0]}")
+    if hole and hole.endswith("flaky"):
+        return  # a trick that works only sometimes: failing this time proves nothing
     assert not hole, (
         f"{title}: known hole {hole} is fixed: delete its '# known-hole' line in "
         f"tests/hostile/files/{case.name}"

@@ -1,7 +1,6 @@
 # trick: forge apply_notification_once records whose event_id is a dict/list (unhashable), to crash the verdict into an internal error
 # expect: failed
 # exercise: EX-12-01
-# known-hole: H8
 import json
 import os
 

@@ -1,7 +1,6 @@
 # trick: find the reference solution on disk (solutions/, shared course texts) and exec it as if it were my own probe
 # expect: failed
 # exercise: EX-11-01
-# known-hole: H5
 # rlimits: skip — the rlimits fallback hides nothing, so the solution is readable there (documented)
 import glob
 import os

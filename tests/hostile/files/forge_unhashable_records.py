@@ -1,7 +1,6 @@
 # trick: forge call records whose fields are lists/dicts (unhashable) on the observation channel, to crash the grader's verdict into an internal error
 # expect: failed
 # exercise: EX-11-01
-# known-hole: H8
 import json
 import os
 

@@ -1,7 +1,6 @@
 # trick: find my own submission path (from /proc cmdlines) and replace it, during the run, with a FIFO so the grader blocks when it re-reads the file
 # expect: failed
 # exercise: EX-11-01
-# known-hole-rlimits: H7
 import glob
 import os
 import sys

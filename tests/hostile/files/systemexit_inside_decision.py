@@ -1,7 +1,6 @@
 # trick: raise SystemExit(0) from inside BoundedRetryPolicy.decision (an int whose comparison exits), after printing the table
 # expect: failed
 # exercise: EX-11-01
-# known-hole: H8
 from ticketflow.workers.tasks import BoundedRetryPolicy, RetryableTaskError
 
 
