@@ -1,31 +1,42 @@
 """The grading flow: one exercise id in, one ``CheckReport`` out (``check_exercise``).
 
-Code exercises: the real run and one run per mutant go to the fork server together (in
-parallel), then ``verdict`` judges the observations. Prose exercises are judged in
-process by the rubric. Nothing here prints.
+Code exercises: the real run first; if it passed, one run per twin and per mutant, in a
+random order and in parallel, each with freshly salted stand-in code (``codegen``); then
+``verdict`` judges the observations. Prose exercises are judged in process by the rubric.
+Nothing here prints.
+
+``$GRADER_ISOLATION`` (auto | namespaces | rlimits) forces the sandbox mode of the fork
+servers this module starts (``grader check``, ``grader list``); the report says which one ran.
 """
 
 from __future__ import annotations
 
 import os
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from grader.codegen import stand_in_code
 from grader.course import find_course_root, hidden_paths, submission_path
-from grader.errors import RunnerFailure
+from grader.errors import RunnerFailure, UsageError
 from grader.exercises import get_exercise
 from grader.exercises.spec import CodeExercise, Exercise, ProseExercise
 from grader.results import CheckReport, CheckResult, Message, build_report, failed_check, msg
 from grader.starters import is_untouched_starter, starter_template
 from grader.submission import Submission, load_submission
+from grader.verdict import Observed
 
 if TYPE_CHECKING:
-    from grader.runner import ForkServer, Observations, RunRequest
+    from grader.runner import ForkServer, RunRequest
 
 PRELUDE = "grader.harness.prelude:install"
-REAL = "real"
+TWIN, MUTANT = "twin", "mutant"
+ISOLATION_ENV = "GRADER_ISOLATION"
+ISOLATION_CHOICES = ("auto", "namespaces", "rlimits")
+#: The only mode in which a verdict may count officially (see require_official_isolation).
+OFFICIAL_ISOLATION = "namespaces"
 
 
 @dataclass(frozen=True)
@@ -84,8 +95,8 @@ def judge_submission(
         return not_started_report(exercise, lang)
     if isinstance(exercise, ProseExercise):
         return prose_report(exercise, submission.text, lang)
-    real, mutants = observe(exercise, submission, root=root, server=server)
-    return code_report(exercise, real, mutants, submission.display_name, lang)
+    observed = observe(exercise, submission, root=root, server=server)
+    return code_report(exercise, observed, submission.display_name, lang)
 
 
 def not_started_report(exercise: Exercise, lang: str) -> CheckReport:
@@ -118,17 +129,19 @@ def prose_report(exercise: ProseExercise, text: str, lang: str) -> CheckReport:
 
 
 def code_report(
-    exercise: CodeExercise,
-    real: Observations,
-    mutants: dict[str, Observations | None],
-    student_file: str,
-    lang: str,
+    exercise: CodeExercise, observed: Observed, student_file: str, lang: str
 ) -> CheckReport:
     from grader.verdict import judge_code
 
-    checks = judge_code(exercise, real, mutants, student_file=student_file)
+    checks = judge_code(exercise, observed, student_file=student_file)
     return build_report(
-        exercise.id, "code", checks, title=exercise.title, summary=_summary(checks), lang=lang
+        exercise.id,
+        "code",
+        checks,
+        title=exercise.title,
+        summary=_summary(checks),
+        lang=lang,
+        isolation=observed.isolation,
     )
 
 
@@ -137,41 +150,91 @@ def _summary(checks: Sequence[CheckResult]) -> Message:
     return msg("summary.passed") if not failed else msg("summary.failed", failed=failed)
 
 
-def requests_for(exercise: CodeExercise, submission: Submission) -> list[RunRequest]:
-    """The real run first, then one run per mutant: same source, same file name, same limits."""
-    from grader.runner import RunRequest
-
-    return [
-        RunRequest(
-            source=submission.text,
-            filename=submission.display_name,
-            prelude=PRELUDE,
-            prelude_args={"target": exercise.target, "variant": variant},
-        )
-        for variant in (REAL, *exercise.mutants)
-    ]
-
-
 def observe(
     exercise: CodeExercise,
     submission: Submission,
     *,
     root: Path | None,
     server: ForkServer | None = None,
-) -> tuple[Observations, dict[str, Observations | None]]:
-    from grader.runner import ForkServer, RunnerError
+) -> Observed:
+    """Run the probe on the real code, then (only if that passed) on every twin and mutant."""
+    from grader.runner import RunnerError
 
-    requests = requests_for(exercise, submission)
     try:
         if server is None:
-            with ForkServer(preload=exercise.all_preload, hide=hidden_paths(root)) as own:
-                results = own.run_many(requests, max_parallel=parallelism())
-        else:
-            results = server.run_many(requests, max_parallel=parallelism())
+            with start_server(exercise.all_preload, root) as own:
+                return _observe(exercise, submission, own)
+        return _observe(exercise, submission, server)
     except RunnerError as error:
         raise RunnerFailure(detail=str(error).strip().splitlines()[-1][:500]) from error
-    real, *rest = results
-    return real, dict(zip(exercise.mutants, rest, strict=True))
+
+
+def _observe(exercise: CodeExercise, submission: Submission, server: ForkServer) -> Observed:
+    """The real run alone first: if it fails, nothing else is worth running (a probe that hits
+    the wall limit costs one limit, not one per batch). Then twins and mutants, shuffled
+    (``SystemRandom``), each with freshly salted code; the map from position to stand-in
+    stays here, and nothing sent to a run names it."""
+    real = server.run(_request(exercise, submission, code=""))
+    if not real.ok:
+        return Observed(real, isolation=real.isolation)
+    rng = random.SystemRandom()
+    plan = [(TWIN, name) for name in exercise.twins]
+    plan += [(MUTANT, name) for name in exercise.mutants]
+    rng.shuffle(plan)
+    requests = [
+        _request(exercise, submission, code=stand_in_code(exercise.target, name, rng))
+        for _, name in plan
+    ]
+    results = server.run_many(requests, max_parallel=parallelism())
+    twins = {name: run for (kind, name), run in zip(plan, results, strict=True) if kind == TWIN}
+    mutants = {name: run for (kind, name), run in zip(plan, results, strict=True) if kind == MUTANT}
+    return Observed(real, twins, mutants, isolation=real.isolation)
+
+
+def _request(exercise: CodeExercise, submission: Submission, *, code: str) -> RunRequest:
+    """Same source, file name and limits for every run; only ``code`` (empty: the real
+    implementation) differs, and it is bytecode, not a name."""
+    from grader.runner import RunRequest
+
+    return RunRequest(
+        source=submission.text,
+        filename=submission.display_name,
+        prelude=PRELUDE,
+        prelude_args={"target": exercise.target, "code": code},
+    )
+
+
+def start_server(preload: Sequence[str], root: Path | None) -> ForkServer:
+    """A fork server in the mode ``$GRADER_ISOLATION`` asks for (default: the strongest)."""
+    from grader.runner import ForkServer, RunnerError
+
+    mode = isolation_mode()
+    try:
+        return ForkServer(preload=preload, hide=hidden_paths(root), isolation=mode)
+    except RunnerError as error:
+        detail = str(error).strip().splitlines()[-1][:500] if str(error).strip() else "?"
+        if mode == "namespaces":
+            raise UsageError("error.isolation_unavailable", reason=detail) from error
+        raise RunnerFailure(detail=detail) from error
+
+
+def isolation_mode() -> str:
+    """``$GRADER_ISOLATION``: auto (default), namespaces or rlimits; anything else exit 2."""
+    from grader.render.sanitize import visible
+
+    value = os.environ.get(ISOLATION_ENV, "").strip().lower() or "auto"
+    if value not in ISOLATION_CHOICES:
+        raise UsageError("error.isolation_unknown", given=visible(value[:40]))
+    return value
+
+
+def require_official_isolation(report: CheckReport) -> None:
+    """For official (batch) grading: a code verdict counts only from the isolating sandbox.
+
+    In "rlimits" mode a probe can read the solutions, so such a report must be refused.
+    """
+    if report.kind == "code" and report.isolation not in (None, OFFICIAL_ISOLATION):
+        raise UsageError("error.weak_isolation", isolation=report.isolation)
 
 
 def parallelism() -> int:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from grader import cache
-from grader.course import hidden_paths, submission_path
+from grader.course import submission_path
 from grader.errors import GraderError
 from grader.exercises import exercise_ids, get_exercise
 from grader.exercises.spec import CodeExercise, Exercise
@@ -33,7 +33,7 @@ class ListEntry:
 
 
 def list_exercises(root: Path, *, run_missing: bool = True) -> list[ListEntry]:
-    from grader.grading import code_report, observe, prose_report
+    from grader.grading import code_report, observe, prose_report, start_server
 
     entries: dict[str, ListEntry] = {}
     pending: list[tuple[CodeExercise, Submission]] = []
@@ -58,13 +58,11 @@ def list_exercises(root: Path, *, run_missing: bool = True) -> list[ListEntry]:
         else:
             entries[exercise_id] = _entry(exercise, "unchecked", 0.0)
     if pending:
-        from grader.runner import ForkServer
-
         preload = tuple(dict.fromkeys(m for ex, _ in pending for m in ex.all_preload))
-        with ForkServer(preload=preload, hide=hidden_paths(root)) as server:
+        with start_server(preload, root) as server:
             for exercise, submission in pending:
-                real, mutants = observe(exercise, submission, root=root, server=server)
-                report = code_report(exercise, real, mutants, submission.display_name, "en")
+                observed = observe(exercise, submission, root=root, server=server)
+                report = code_report(exercise, observed, submission.display_name, "en")
                 cache.store(root, report, submission.text)
                 entries[exercise.id] = _entry(exercise, report.status, report.score)
     return [entries[exercise_id] for exercise_id in exercise_ids()]

@@ -55,6 +55,8 @@ class CheckReport:
     title: Message | None = None
     lang: str = "zh"
     summary: Message | None = None
+    #: The sandbox mode the runs used ("namespaces" or "rlimits"); None when nothing ran.
+    isolation: str | None = None
 
     @property
     def passed(self) -> bool:
@@ -90,6 +92,7 @@ def build_report(
     title: Message | None = None,
     summary: Message | None = None,
     lang: str = "zh",
+    isolation: str | None = None,
 ) -> CheckReport:
     """Sum the points; the status is 'passed' only when every check passed."""
     score = round(sum(check.points for check in checks), 2)
@@ -106,6 +109,7 @@ def build_report(
         title=title,
         lang=lang,
         summary=summary,
+        isolation=isolation,
     )
 
 

@@ -1,18 +1,19 @@
 """Pure judgement: (exercise, observations) -> checks. No processes, no files, no clock.
 
-A probe passes only when the real run passes (exit 0, the required stdout lines, the
-required calls observed) AND every mutant run fails. Records are claims made from inside
-the student's process: they can make a failure message precise and can be *required*,
-but a pass never rests on them alone — the mutant runs' exit status, observed by the
-host, is what proves the probe checks something.
+A probe passes only because of behaviour: it must pass (exit 0, the required stdout lines,
+the required calls observed) on the real implementation AND on every twin (the same
+behaviour, written differently), and fail on every mutant. The exit statuses come from the
+host and are truthful; records are claims made from inside the student's process: they can
+make a failure message precise and can be *required*, but a pass never rests on them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from grader.exercises.spec import CodeExercise
+from grader.exercises.spec import CodeExercise, calls_of
 from grader.results import CheckResult, Message, failed_check, msg, passed_check
 
 if TYPE_CHECKING:
@@ -22,19 +23,30 @@ EVIDENCE_LINES = 30
 EVIDENCE_CHARS = 4000
 
 
+@dataclass(frozen=True)
+class Observed:
+    """Every run of one check (``None``: not run, e.g. after the real run failed)."""
+
+    real: Observations
+    twins: Mapping[str, Observations | None] = field(default_factory=dict)
+    mutants: Mapping[str, Observations | None] = field(default_factory=dict)
+    #: The sandbox that ran them ("namespaces" or "rlimits").
+    isolation: str | None = None
+
+
 def judge_code(
-    exercise: CodeExercise,
-    real: Observations,
-    mutants: Mapping[str, Observations | None],
-    *,
-    student_file: str,
+    exercise: CodeExercise, observed: Observed, *, student_file: str
 ) -> tuple[CheckResult, ...]:
+    real = observed.real
     checks = [run_check(exercise, real, student_file)]
     if exercise.expected_lines:
         checks.append(output_check(exercise, real))
     checks.append(calls_check(exercise, real))
+    equivalents = twins_check(exercise, observed)
+    checks.append(equivalents)
     for name in exercise.mutants:
-        checks.append(mutant_check(exercise, name, real, mutants.get(name)))
+        run = observed.mutants.get(name)
+        checks.append(mutant_check(exercise, name, real, run, credible=equivalents.passed))
     return tuple(checks)
 
 
@@ -111,24 +123,111 @@ def calls_check(exercise: CodeExercise, real: Observations) -> CheckResult:
     return failed_check(name, points, problem)
 
 
+def twins_check(exercise: CodeExercise, observed: Observed) -> CheckResult:
+    """Worth no points, but without it no mutant check counts: a probe that also fails on a
+    correct implementation written differently judges code, not behaviour."""
+    name = "equivalents"
+    if not observed.real.ok:
+        return failed_check(name, 0.0, msg("twin.skipped"))
+    for twin in exercise.twins:
+        run = observed.twins.get(twin)
+        if run is None:
+            return failed_check(name, 0.0, msg("twin.skipped"))
+        if not run.ok:
+            described = Message(f"twin.{twin}")
+            message = msg("twin.failed", twin=described, outcome=outcome(run))
+            evidence = tail(run.stderr) or tail(run.stdout) or None
+            return failed_check(name, 0.0, message, msg("hint.twin"), evidence)
+    return passed_check(name, 0.0, msg("twin.ok", count=len(exercise.twins)))
+
+
 def mutant_check(
-    exercise: CodeExercise, mutant: str, real: Observations, run: Observations | None
+    exercise: CodeExercise,
+    mutant: str,
+    real: Observations,
+    run: Observations | None,
+    *,
+    credible: bool = True,
 ) -> CheckResult:
     name, points = f"mutant:{mutant}", exercise.points_per_mutant
     described = Message(f"mutant.{mutant}")
     label = msg("check.mutant", arg=described)
     if not real.ok or run is None:
         return failed_check(name, points, msg("mutant.skipped"), label=label)
+    if not credible:
+        return failed_check(name, points, msg("mutant.not_credible"), label=label)
     if not run.ok:  # the probe failed: it told the wrong implementation apart
         return passed_check(name, points, msg("mutant.killed", mutant=described), label=label)
+    evidence = head(run.stdout) or None
+    difference = first_difference(exercise, real, run)
+    if difference is not None:
+        call, question, right, wrong = difference
+        message = msg(
+            "mutant.survived_unnoticed",
+            mutant=described,
+            call=call,
+            question=question,
+            real=right,
+            wrong=wrong,
+        )
+        hint = Message(f"mutant.{mutant}.hint")
+        return failed_check(name, points, message, hint, evidence, label=label)
+    message = msg("mutant.survived", mutant=described)
     return failed_check(
-        name,
-        points,
-        msg("mutant.survived", mutant=described),
-        Message(f"mutant.{mutant}.hint"),
-        head(run.stdout) or None,
-        label=label,
+        name, points, message, Message(f"mutant.{mutant}.hint"), evidence, label=label
     )
+
+
+def outcome(run: Observations) -> Message:
+    """How a run ended, in a few words (for a run other than the real one)."""
+    if run.timed_out:
+        return msg("outcome.timeout", seconds=round(run.wall_seconds))
+    if run.limit_hit:
+        return msg("outcome.limit", limit=run.limit_hit)
+    if run.signal is not None:
+        return msg("outcome.signal", signal=run.signal)
+    if run.uncaught:
+        return msg(
+            "outcome.uncaught",
+            type=str(run.uncaught.get("type", "Exception"))[:100],
+            message=first_line(str(run.uncaught.get("message", ""))),
+            line=_line(run.uncaught.get("line")),
+        )
+    return msg("outcome.exit_code", code=run.exit_code)
+
+
+def first_difference(
+    exercise: CodeExercise, real: Observations, run: Observations
+) -> tuple[int, str, str, str] | None:
+    """The first call both runs recorded with the same question and different answers:
+    (call number, question, real answer, this run's answer). Records are claims: this only
+    explains a failure, it never grants anything. Never raises."""
+    try:
+        keys = exercise.question_keys
+        mine = calls_of(real.records, exercise.recorded_function)
+        theirs = calls_of(run.records, exercise.recorded_function)
+        for number, (a, b) in enumerate(zip(mine, theirs, strict=False), start=1):
+            question = tuple(a.get(key) for key in keys)
+            if question != tuple(b.get(key) for key in keys):
+                return None  # the runs asked different things: nothing to compare
+            if _answer(a) != _answer(b):
+                shown = ", ".join(f"{k}={_show(v)}" for k, v in zip(keys, question, strict=True))
+                return number, shown, _answer(a), _answer(b)
+    except Exception:
+        return None
+    return None
+
+
+def _answer(call: Mapping[str, object]) -> str:
+    if "raised" in call:
+        return f"raised {_show(call.get('raised'))}"
+    return _show(call.get("result"))
+
+
+def _show(value: object) -> str:
+    if isinstance(value, tuple):
+        return "(" + ", ".join(_show(item) for item in value) + ")"
+    return str(value)[:80]
 
 
 def first_line(text: str, limit: int = 300) -> str:

@@ -51,6 +51,7 @@ EXERCISE = CodeExercise(
     student_file="retry_policy_probe.py",
     target="policy",
     preload=("ticketflow.workers.tasks",),
+    twins=("loop_backoff", "shift_backoff"),
     mutants=(
         "constant_delay",
         "exponent_off_by_one",

@@ -43,6 +43,7 @@ EXERCISE = CodeExercise(
     student_file="notification_once_probe.py",
     target="effects",
     preload=EFFECTS_PRELOAD,
+    twins=("savepoint_effect", "orm_effect"),
     mutants=(
         "no_dedupe",
         "always_true",

@@ -43,6 +43,7 @@ EXERCISE = CodeExercise(
     student_file="atomic_effect_probe.py",
     target="effects",
     preload=EFFECTS_PRELOAD,
+    twins=("savepoint_effect", "orm_effect"),
     mutants=(
         "receipt_committed_first",
         "effect_committed_first",

@@ -22,22 +22,30 @@ HARNESS_MODULES = (
     "grader.harness.prelude",
     "grader.harness.describe",
     "grader.harness.disguise",
+    "grader.harness.standin",
 )
+#: Per harness target: the function the wrapper records, and what identifies one question
+#: asked of it (to compare the answers two runs got for the same question).
+RECORDED_FUNCTION = {"policy": "BoundedRetryPolicy.decision", "effects": "apply_notification_once"}
+QUESTION_KEYS = {"policy": ("error_type", "retries_so_far"), "effects": ("event_id",)}
 
 
 @dataclass(frozen=True)
 class CodeExercise:
-    """A probe: passes when it runs cleanly, shows the required behaviour and kills every mutant.
+    """A probe: passes when it runs cleanly on the real code and on every twin, shows the
+    required behaviour, and fails on every mutant.
 
-    ``target`` is what the harness instruments (``policy`` or ``effects``); ``mutants``
-    are names known to ``grader.harness.mutants``; ``expected_lines`` the stdout lines the
-    statement requires, in order (empty: printing is not graded).
+    ``target`` is what the harness instruments (``policy`` or ``effects``); ``twins``
+    (behaviour-equivalent rewrites of the real function) and ``mutants`` (known-wrong ones)
+    are functions of ``grader/variants/<target>.py``; ``expected_lines`` the stdout lines
+    the statement requires, in order (empty: printing is not graded).
     """
 
     id: str
     student_file: str
     target: str
     preload: tuple[str, ...]
+    twins: tuple[str, ...]
     mutants: tuple[str, ...]
     check_calls: CallsCheck
     expected_lines: tuple[str, ...] = ()
@@ -60,6 +68,14 @@ class CodeExercise:
     @property
     def all_preload(self) -> tuple[str, ...]:
         return (*self.preload, *HARNESS_MODULES, f"grader.harness.{self.target}")
+
+    @property
+    def recorded_function(self) -> str:
+        return RECORDED_FUNCTION[self.target]
+
+    @property
+    def question_keys(self) -> tuple[str, ...]:
+        return QUESTION_KEYS[self.target]
 
 
 @dataclass(frozen=True)

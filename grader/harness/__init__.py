@@ -1,6 +1,7 @@
 """Trusted code that runs inside the sandboxed child, before the student's code.
 
-It instruments ticketflow (records the calls a probe makes) and can swap in a mutant.
-The runner hides this folder from the child's file system (``hide=``), so the student can
-neither read the mutants nor tell from the files which run they are in.
+It instruments ticketflow (records the calls a probe makes, from the wrapper's own view of
+arguments and results) and may install a stand-in for the function under test, received as
+bytecode (see ``grader.codegen``). Nothing here names or lists stand-ins: the child learns
+nothing but the code it must run. The runner hides this folder from the child's file system.
 """

@@ -1,9 +1,9 @@
 """Make a stand-in function look like the function it replaces.
 
-A mutant (or the recording wrapper) gets the real function's name, qualname, module,
+A stand-in (or the recording wrapper) gets the real function's name, qualname, module,
 docstring, annotations, globals, code name, file name and first line, so that looking at
 ``__module__``, ``__qualname__``, ``__code__.co_filename``, ``inspect.getsource`` or a
-traceback tells the same story in the real run and in every mutant run.
+traceback tells the same story in every run.
 """
 
 from __future__ import annotations

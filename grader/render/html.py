@@ -38,6 +38,8 @@ def report_to_html(report: CheckReport, lang: str) -> str:
             "</tr>"
         )
     summary = f"<p style='color:{color}'>{t(report.summary)}</p>" if report.summary else ""
+    if report.isolation == "rlimits":
+        summary += f"<p style='color:#9a6700'>{t(Message('report.weak_isolation'))}</p>"
     return (
         "<div class='grader-report'>"
         f"<h4>{escape(report.exercise)} {title} "

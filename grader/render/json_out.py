@@ -14,7 +14,10 @@ def _text(message: Message | None, lang: str) -> str | None:
 
 
 def report_to_dict(report: CheckReport, lang: str) -> dict[str, Any]:
-    """``{"exercise", "status", "score", "max_score", "checks": [...]}`` plus a few extras."""
+    """``{"exercise", "status", "score", "max_score", "checks": [...]}`` plus a few extras.
+
+    ``isolation``: the sandbox mode the runs used ("namespaces", "rlimits"; null: no run).
+    """
     return {
         "exercise": report.exercise,
         "status": report.status,
@@ -38,6 +41,7 @@ def report_to_dict(report: CheckReport, lang: str) -> dict[str, Any]:
         "title": _text(report.title, lang),
         "summary": _text(report.summary, lang),
         "lang": lang,
+        "isolation": report.isolation,
     }
 
 

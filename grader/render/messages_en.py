@@ -113,6 +113,27 @@ MESSAGES: dict[str, str] = {
     "mutant.effect_error_swallowed.hint": (
         "Assert that the injected failure propagates out of apply_notification_once (try/except/else: raise AssertionError)."
     ),
+    # -- code: twins, outcomes, isolation -------------------------------------------------
+    "check.equivalents": "depends on behaviour, not on how the code is written",
+    "twin.ok": "The probe also passes on {count} correct implementations written differently.",
+    "twin.skipped": "Not evaluated: the probe must pass on the real implementation first.",
+    "twin.failed": "The probe fails on a correct implementation written differently ({twin}): {outcome}. Its result depends on how the code is written, not on what it does.",
+    "hint.twin": "Judge only by calling the function and checking what it returns and what it leaves in the database. Do not inspect bytecode, function objects, source code or the exact SQL statements sent, and do not compare with a copy loaded from disk.",
+    "twin.loop_backoff": "doubles the countdown in a loop instead of computing 2**n, with one combined condition",
+    "twin.shift_backoff": "computes the countdown with a bit shift (base << n) and builds RetryDecision positionally",
+    "twin.savepoint_effect": "writes the business task inside a SAVEPOINT of the same transaction",
+    "twin.orm_effect": "writes the business task as an ORM object (session.add + flush) in the same transaction",
+    "mutant.not_credible": "Not counted: the probe also fails on a correct implementation written differently, so failing here proves nothing.",
+    "mutant.survived_unnoticed": "Your probe still passes (exit code 0) on the wrong implementation: {mutant}. Yet it got a different answer: at call {call} ({question}) the real implementation returned {real}, this one returned {wrong}. Assert that value; if you already do, make sure the assertion can fail (not caught by try/except, not comparing an object whose __eq__ lies, no os._exit(0) or atexit hook).",
+    "outcome.uncaught": "{type}: {message} (line {line})",
+    "outcome.exit_code": "exit code {code}",
+    "outcome.timeout": "stopped after {seconds} s",
+    "outcome.limit": "a resource limit was exceeded ({limit})",
+    "outcome.signal": "killed by signal {signal}",
+    "report.weak_isolation": "Note: this check ran without the isolating sandbox (rlimits mode): a probe could read the solutions and the grader's files. Fine for checking your own work; not for official grading.",
+    "error.isolation_unknown": "GRADER_ISOLATION={given} is not valid: use auto, namespaces or rlimits.",
+    "error.isolation_unavailable": "GRADER_ISOLATION=namespaces asks for the isolating sandbox, which is not available here: {reason}.",
+    "error.weak_isolation": "Official grading needs the isolating sandbox (namespaces mode); this check ran in {isolation} mode.",
     # -- prose -----------------------------------------------------------------------------
     "prose.not_started": "{file} is still the starter template: not started yet.",
     "prose.too_short": "The answer has only {chars} non-blank characters (at least {needed} needed): explain every case.",

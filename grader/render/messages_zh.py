@@ -110,6 +110,27 @@ MESSAGES: dict[str, str] = {
     "mutant.effect_error_swallowed.hint": (
         "断言注入的失败会从 apply_notification_once 抛出来（try/except/else: raise AssertionError）。"
     ),
+    # -- code: twins, outcomes, isolation -------------------------------------------------
+    "check.equivalents": "依赖行为，而不是代码的写法",
+    "twin.ok": "探针在 {count} 个行为相同、写法不同的正确实现上也通过了。",
+    "twin.skipped": "没有评估：探针必须先在真实实现上通过。",
+    "twin.failed": "探针在一个写法不同但同样正确的实现上失败了（{twin}）：{outcome}。它的结果取决于代码是怎么写的，而不是代码做了什么。",
+    "hint.twin": "只通过调用函数、检查它的返回值和它留在数据库里的状态来判断对错。不要检查字节码、函数对象、源代码或具体发出的 SQL 语句，也不要和从磁盘加载的副本比较。",
+    "twin.loop_backoff": "用循环把 countdown 翻倍（而不是计算 2**n），条件合并成一个",
+    "twin.shift_backoff": "用位移（base << n）计算 countdown，用位置参数构造 RetryDecision",
+    "twin.savepoint_effect": "在同一事务的 SAVEPOINT 里写业务任务",
+    "twin.orm_effect": "在同一事务里用 ORM 对象（session.add + flush）写业务任务",
+    "mutant.not_credible": "不计分：探针在写法不同的正确实现上也会失败，所以它在这里失败说明不了什么。",
+    "mutant.survived_unnoticed": "你的探针在错误实现下仍然通过（退出码 0）：{mutant}。可它其实得到了不同的答案：第 {call} 次调用（{question}）真实实现返回 {real}，这个错误实现返回 {wrong}。请断言这个值；如果已经断言了，确认断言真的能失败（没有被 try/except 吞掉，比较的对象的 __eq__ 没有说谎，也没有 os._exit(0) 或 atexit 钩子）。",
+    "outcome.uncaught": "第 {line} 行抛出 {type}: {message}",
+    "outcome.exit_code": "退出码 {code}",
+    "outcome.timeout": "运行超过 {seconds} 秒被终止",
+    "outcome.limit": "超出资源限制（{limit}）",
+    "outcome.signal": "被信号 {signal} 终止",
+    "report.weak_isolation": "注意：这次检查没有使用隔离沙箱（rlimits 模式）：探针可以读取参考答案和评分器的文件。用来自查没有问题，但不能作为正式评分。",
+    "error.isolation_unknown": "GRADER_ISOLATION={given} 无效：可选 auto、namespaces 或 rlimits。",
+    "error.isolation_unavailable": "GRADER_ISOLATION=namespaces 要求隔离沙箱，但这台机器上不可用：{reason}。",
+    "error.weak_isolation": "正式评分需要隔离沙箱（namespaces 模式），这次检查用的是 {isolation} 模式。",
     # -- prose -----------------------------------------------------------------------------
     "prose.not_started": "{file} 还是起始模板，尚未开始作答。",
     "prose.too_short": "回答只有 {chars} 个非空白字符（至少需要 {needed} 个）：请把每种情况都解释清楚。",

@@ -57,4 +57,6 @@ def report_to_text(report: CheckReport, lang: str, *, color: bool | None = None)
             lines.append(f"      {c(_YELLOW, t(Message('label.hint')))}: {t(check.hint)}")
     if report.summary is not None:
         lines.append(c(status_color, t(report.summary)))
+    if report.isolation == "rlimits":
+        lines.append(c(_YELLOW, t(Message("report.weak_isolation"))))
     return "\n".join(lines)

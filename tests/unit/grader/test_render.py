@@ -68,3 +68,17 @@ def test_evidence_is_bounded_however_much_the_student_prints() -> None:
 
     flood = ("x" * 100_000 + "\n") * 50
     assert len(head(flood)) <= EVIDENCE_CHARS and len(tail(flood)) <= EVIDENCE_CHARS
+
+
+def test_the_report_says_which_sandbox_ran_and_warns_about_the_weak_one() -> None:
+    checks = (passed_check("runs_cleanly", 1.0, msg("run.ok")),)
+    strong = build_report("EX-11-01", "code", checks, isolation="namespaces")
+    weak = build_report("EX-11-01", "code", checks, isolation="rlimits")
+    assert report_to_dict(strong, "en")["isolation"] == "namespaces"
+    assert report_to_dict(weak, "en")["isolation"] == "rlimits"
+    assert "not for official grading" in report_to_text(weak, "en", color=False)
+    assert "不能作为正式评分" in report_to_text(weak, "zh", color=False)
+    assert "not for official grading" in report_to_html(weak, "en")
+    for lang in ("en", "zh"):
+        assert "rlimits" not in report_to_text(strong, lang, color=False)
+        assert "rlimits" not in report_to_html(strong, lang)

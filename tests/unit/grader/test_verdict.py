@@ -7,19 +7,22 @@ from dataclasses import replace
 
 from grader.exercises import get_exercise
 from grader.exercises.spec import CodeExercise
-from grader.results import CheckResult
-from grader.verdict import judge_code
+from grader.results import CheckResult, Message
+from grader.verdict import Observed, judge_code
 from tests.unit.grader.factories import POLICY_CALLS, TABLE, failed_run, observations
 
 EX_11_01 = get_exercise("EX-11-01")
 assert isinstance(EX_11_01, CodeExercise)
 
 
-def judge(real=None, mutants=None) -> dict[str, CheckResult]:  # type: ignore[no-untyped-def]
+def judge(real=None, mutants=None, twins=None) -> dict[str, CheckResult]:  # type: ignore[no-untyped-def]
     real = real or observations(stdout=TABLE, records=POLICY_CALLS)
     if mutants is None:
         mutants = {name: failed_run() for name in EX_11_01.mutants}
-    checks = judge_code(EX_11_01, real, mutants, student_file="retry_policy_probe.py")
+    if twins is None:
+        twins = {name: observations(stdout=TABLE, records=POLICY_CALLS) for name in EX_11_01.twins}
+    observed = Observed(real, twins, mutants, isolation="namespaces")
+    checks = judge_code(EX_11_01, observed, student_file="retry_policy_probe.py")
     return {check.name: check for check in checks}
 
 
@@ -124,8 +127,8 @@ def test_a_check_calls_that_raises_is_a_failed_calls_check_not_a_crash() -> None
 
     exercise = replace(EX_11_01, check_calls=explode)
     real = observations(stdout=TABLE, records=POLICY_CALLS)
-    mutants = {name: failed_run() for name in EX_11_01.mutants}
-    checks = {c.name: c for c in judge_code(exercise, real, mutants, student_file="p.py")}
+    observed = Observed(real, {}, {name: failed_run() for name in EX_11_01.mutants})
+    checks = {c.name: c for c in judge_code(exercise, observed, student_file="p.py")}
     assert not checks["calls"].passed
     assert checks["calls"].message.id == "calls.unreadable"
 
@@ -134,3 +137,55 @@ def test_forged_unhashable_records_fail_the_calls_check_cleanly() -> None:
     forged = [dict(call, error_type=[0], retries_so_far={"x": 1}) for call in POLICY_CALLS]
     check = judge(real=observations(stdout=TABLE, records=forged))["calls"]
     assert not check.passed and check.message.id == "calls.policy.missing"
+
+
+def test_a_probe_that_fails_on_a_twin_judges_code_and_no_mutant_counts() -> None:
+    twins = {name: observations(stdout=TABLE, records=POLICY_CALLS) for name in EX_11_01.twins}
+    twins[EX_11_01.twins[1]] = failed_run("SystemExit", "bytecode differs", 30)
+    checks = judge(twins=twins)
+    equivalents = checks["equivalents"]
+    assert not equivalents.passed and equivalents.message.id == "twin.failed"
+    assert equivalents.message.params["twin"] == Message(f"twin.{EX_11_01.twins[1]}")
+    assert equivalents.hint is not None and equivalents.hint.id == "hint.twin"
+    mutant_checks = [c for name, c in checks.items() if name.startswith("mutant:")]
+    assert {c.message.id for c in mutant_checks} == {"mutant.not_credible"}
+    assert sum(c.points for c in checks.values()) == 4  # run, output, calls only
+
+
+def test_twins_are_not_evaluated_when_the_real_run_fails() -> None:
+    checks = judge(real=failed_run(), twins={})
+    assert checks["equivalents"].message.id == "twin.skipped"
+
+
+def test_a_probe_that_saw_a_different_answer_and_still_passed_is_told_so() -> None:
+    lying = [dict(call) for call in POLICY_CALLS]
+    lying[1]["result"] = [True, 5, False]  # constant_delay's answer at retries_so_far=1
+    mutants = {name: failed_run() for name in EX_11_01.mutants}
+    mutants["constant_delay"] = observations(stdout=TABLE, records=lying)
+    check = judge(mutants=mutants)["mutant:constant_delay"]
+    assert not check.passed and check.message.id == "mutant.survived_unnoticed"
+    assert check.message.params["call"] == 2
+    assert check.message.params["question"] == "error_type=RetryableTaskError, retries_so_far=1"
+    assert (check.message.params["real"], check.message.params["wrong"]) == (
+        "(True, 10, False)",
+        "(True, 5, False)",
+    )
+    assert check.hint is not None and check.hint.id == "mutant.constant_delay.hint"
+
+
+def test_records_of_a_different_question_explain_nothing() -> None:
+    other = [dict(call, retries_so_far=call["retries_so_far"] + 1) for call in POLICY_CALLS]
+    mutants = {name: failed_run() for name in EX_11_01.mutants}
+    mutants["constant_delay"] = observations(stdout=TABLE, records=other)
+    check = judge(mutants=mutants)["mutant:constant_delay"]
+    assert check.message.id == "mutant.survived"
+
+
+def test_what_a_mutant_run_claims_never_turns_into_a_kill() -> None:
+    # exit 0 on every mutant, whatever its records say: every mutant check fails
+    survivors = {
+        name: observations(stdout=TABLE, records=[{"kind": "call", "killed": True}] * 3)
+        for name in EX_11_01.mutants
+    }
+    checks = judge(mutants=survivors)
+    assert not any(c.passed for name, c in checks.items() if name.startswith("mutant:"))

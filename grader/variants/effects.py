@@ -1,26 +1,69 @@
-"""Wrong ``apply_notification_once`` variants for EX-12-01 and EX-13-01.
+"""Stand-ins for ``apply_notification_once`` (EX-12-01 and EX-13-01).
 
-They run with ``ticketflow.notifications.effects``'s globals (see ``disguise``) and use
-the same building blocks as the real function (``insert_receipt``, then a Core
-``INSERT INTO business_tasks`` on the session's connection), so a probe's failure
-injection (an engine ``before_cursor_execute`` listener, a wrapped transaction) reaches
-them exactly as it reaches the real one. They may only use names that exist in the real
-module's globals (a unit test checks this).
+They run with ``ticketflow.notifications.effects``'s globals and use the same building
+blocks as the real function (``insert_receipt``, then an ``INSERT INTO business_tasks`` in
+the same session), so a probe's failure injection (an engine ``before_cursor_execute``
+listener, a wrapped transaction) reaches them exactly as it reaches the real one.
+
+TWINS commit the receipt and the business task together, like the real function, but are
+written differently (a SAVEPOINT around the effect; the effect as an ORM object): a probe
+that checks behaviour passes on them. MUTANTS are the wrong implementations the exercises
+name.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy import insert
 
 from ticketflow.db.models import BusinessTask
 from ticketflow.messaging.envelope import EventEnvelope
-from ticketflow.notifications.effects import insert_receipt
+from ticketflow.notifications.effects import _business_task_row, insert_receipt
+
+TWINS = ("savepoint_effect", "orm_effect")
+MUTANTS = (
+    "no_dedupe",
+    "receipt_without_task",
+    "always_true",
+    "task_twice",
+    "returns_none",
+    "dedupe_without_receipt",
+    "receipt_committed_first",
+    "effect_committed_first",
+    "effect_error_swallowed",
+)
 
 
-# -- EX-12-01: the second delivery ---------------------------------------------------------
+# -- twins ---------------------------------------------------------------------------------
+def savepoint_effect(envelope: Any, transaction: Any) -> Any:
+    """Receipt, then the business task inside a SAVEPOINT of the same transaction."""
+    if not isinstance(envelope, EventEnvelope):
+        raise TypeError(f"envelope must be an EventEnvelope, not {type(envelope).__name__}")
+    with transaction as uow:
+        session = uow.session
+        if not insert_receipt(session, envelope):
+            return False
+        with session.begin_nested():
+            session.connection().execute(insert(BusinessTask), _business_task_row(envelope))
+        uow.commit()
+        return True
+
+
+def orm_effect(envelope: Any, transaction: Any) -> Any:
+    """Receipt, then the business task as an ORM object flushed in the same transaction."""
+    if not isinstance(envelope, EventEnvelope):
+        raise TypeError(f"envelope must be an EventEnvelope, not {type(envelope).__name__}")
+    with transaction as uow:
+        applied = insert_receipt(uow.session, envelope)
+        if applied:
+            uow.session.add(BusinessTask(**_business_task_row(envelope)))
+            uow.session.flush()
+            uow.commit()
+        return applied
+
+
+# -- mutants: EX-12-01, the second delivery ------------------------------------------
 def no_dedupe(envelope: Any, transaction: Any) -> Any:
     """Ignores insert_receipt's answer: every delivery writes a business task."""
     if not isinstance(envelope, EventEnvelope):
@@ -128,7 +171,7 @@ def dedupe_without_receipt(envelope: Any, transaction: Any) -> Any:
         return True
 
 
-# -- EX-13-01: atomicity of receipt + effect -----------------------------------------------
+# -- mutants: EX-13-01, atomicity of receipt + effect -------------------------------------
 def receipt_committed_first(envelope: Any, transaction: Any) -> Any:
     """Receipt in one transaction, business task in a second one."""
     if not isinstance(envelope, EventEnvelope):
@@ -193,16 +236,3 @@ def effect_error_swallowed(envelope: Any, transaction: Any) -> Any:
     except Exception:
         return True
     return True
-
-
-EFFECT_MUTANTS: dict[str, Callable[..., Any]] = {
-    "no_dedupe": no_dedupe,
-    "receipt_without_task": receipt_without_task,
-    "always_true": always_true,
-    "task_twice": task_twice,
-    "returns_none": returns_none,
-    "dedupe_without_receipt": dedupe_without_receipt,
-    "receipt_committed_first": receipt_committed_first,
-    "effect_committed_first": effect_committed_first,
-    "effect_error_swallowed": effect_error_swallowed,
-}

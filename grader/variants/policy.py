@@ -1,19 +1,63 @@
-"""Wrong ``BoundedRetryPolicy.decision`` variants for EX-11-01.
+"""Stand-ins for ``BoundedRetryPolicy.decision`` (EX-11-01).
 
-Each runs with ``ticketflow.workers.policy``'s globals (see ``disguise``). Every one of
-them differs from the real policy on at least one of the four cases EX-11-01 requires.
-(Linear backoff ``base * (n + 1)`` is NOT here: for n = 0 and 1 it gives 5 and 10, exactly
-like ``base * 2**n``, so no probe of the required cases could tell it apart.)
+TWINS behave exactly like the real method (for every int ``retries_so_far``, either error
+kind, any bounds) but are written differently; a probe must pass on them. MUTANTS each
+differ from the real method on at least one of the four cases EX-11-01 requires. (Linear
+backoff ``base * (n + 1)`` is NOT a mutant: for n = 0 and 1 it gives 5 and 10, exactly like
+``base * 2**n``, so no probe of the required cases could tell it apart.)
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from ticketflow.workers.policy import RetryableTaskError, RetryDecision
 
+TWINS = ("loop_backoff", "shift_backoff")
+MUTANTS = (
+    "constant_delay",
+    "off_by_one_bound",
+    "gives_up_early",
+    "retries_any_error",
+    "exponent_off_by_one",
+    "never_dead_letters",
+)
 
+
+# -- twins ---------------------------------------------------------------------------------
+def loop_backoff(self: Any, error: BaseException, *, retries_so_far: int) -> RetryDecision:
+    """One combined condition; the countdown doubled in a loop instead of ``2**n``."""
+    if retries_so_far < 0:
+        raise ValueError(f"retries_so_far must be >= 0, got {retries_so_far}")
+    if isinstance(error, RetryableTaskError) and not retries_so_far >= self._max_retries:
+        countdown = self._base_delay_seconds
+        if isinstance(retries_so_far, int) and retries_so_far < 64:
+            doublings = 0
+            while doublings < retries_so_far:
+                countdown = countdown * 2
+                doublings += 1
+        else:
+            countdown = countdown * 2**retries_so_far
+        return RetryDecision(retry=True, countdown_seconds=countdown, dead_letter=False)
+    return RetryDecision(retry=False, countdown_seconds=None, dead_letter=True)
+
+
+def shift_backoff(self: Any, error: BaseException, *, retries_so_far: int) -> RetryDecision:
+    """One shared give-up decision, positional arguments, a bit shift instead of a power."""
+    if retries_so_far < 0:
+        raise ValueError(f"retries_so_far must be >= 0, got {retries_so_far}")
+    give_up = RetryDecision(False, None, True)
+    if not isinstance(error, RetryableTaskError):
+        return give_up
+    if retries_so_far >= self._max_retries:
+        return give_up
+    base = self._base_delay_seconds
+    if type(base) is int and type(retries_so_far) is int:
+        return RetryDecision(True, base << retries_so_far, False)
+    return RetryDecision(True, base * (2**retries_so_far), False)
+
+
+# -- mutants -------------------------------------------------------------------------------
 def constant_delay(self: Any, error: BaseException, *, retries_so_far: int) -> RetryDecision:
     if retries_so_far < 0:
         raise ValueError(f"retries_so_far must be >= 0, got {retries_so_far}")
@@ -90,13 +134,3 @@ def never_dead_letters(self: Any, error: BaseException, *, retries_so_far: int) 
         countdown_seconds=self._base_delay_seconds * (2**retries_so_far),
         dead_letter=False,
     )
-
-
-POLICY_MUTANTS: dict[str, Callable[..., Any]] = {
-    "constant_delay": constant_delay,
-    "off_by_one_bound": off_by_one_bound,
-    "gives_up_early": gives_up_early,
-    "retries_any_error": retries_any_error,
-    "exponent_off_by_one": exponent_off_by_one,
-    "never_dead_letters": never_dead_letters,
-}

@@ -1,1 +1,0 @@
-"""Known-wrong implementations of ticketflow functions (hidden from the student's process)."""
