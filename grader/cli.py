@@ -31,6 +31,16 @@ EXIT_CODES = """exit codes:
   3  internal grader error (please report it)"""
 
 
+CHECK_EPILOG = f"""environment:
+  GRADER_LANG       feedback language (zh or en)
+  GRADER_ISOLATION  sandbox for the runs: auto (default: the strongest available),
+                    namespaces (fail if unavailable) or rlimits (no isolation: a probe can
+                    read the solutions; fine for self-checks, never for official grading).
+                    The report names the mode used (JSON: "isolation").
+
+{EXIT_CODES}"""
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="grader",
@@ -49,7 +59,12 @@ def build_parser() -> argparse.ArgumentParser:
         )
         sub.add_argument("--json", action="store_true", help="print machine-readable JSON")
 
-    check = commands.add_parser("check", help="check one exercise")
+    check = commands.add_parser(
+        "check",
+        help="check one exercise",
+        epilog=CHECK_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     check.add_argument("exercise", help="exercise id, e.g. EX-12-01")
     check.add_argument("--path", type=Path, help="file to check (.py, .md or .ipynb)")
     common(check)

@@ -84,3 +84,10 @@ def test_an_exercise_id_with_terminal_controls_is_echoed_visibly_never_raw(
     assert payload["exercise"] == "EX-11-01\\x1b]0;pwned\\x07"
     assert "\x1b" not in payload["error"]["message"]
     assert "EX-11-01\\x1b]0;pwned\\x07" in payload["error"]["message"]
+
+
+def test_check_help_documents_the_isolation_knob(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["check", "--help"])
+    text = capsys.readouterr().out
+    assert "GRADER_ISOLATION" in text and "rlimits" in text and "official grading" in text
