@@ -3,13 +3,13 @@
     python benchmarks/bench_check.py             # 10 runs each (median reported)
     python benchmarks/bench_check.py --runs 20
 
-Targets (issue #5), mutant runs included:
+Targets (issue #5), twin and mutant runs included (the real run first, then the rest):
   * ``grader check EX-11-01`` (a new process each time)  < 0.5 s
   * ``grader check EX-12-01`` (a new process each time)  < 1.0 s
   * ``check()`` in a warm kernel (2nd+ call, same process) < 0.3 s
 
 Every run grades the reference solution placed at the student's path in a throwaway copy
-of the course, so the real run and every mutant run happen (and must pass).
+of the course, so the real run and every twin and mutant run happen (and it must pass).
 """
 
 from __future__ import annotations

@@ -49,7 +49,7 @@ def _check(
     from grader import cache
     from grader.course import find_course_root, hidden_paths, submission_path
     from grader.exercises import get_exercise
-    from grader.grading import judge_submission
+    from grader.grading import isolation_mode, judge_submission
     from grader.runner import shared_fork_server
     from grader.submission import load_submission
 
@@ -58,7 +58,8 @@ def _check(
     path = Path(submission) if submission is not None else submission_path(course_root, exercise)
     loaded = load_submission(exercise, path)
     server = None
-    if exercise.kind == "code":
+    if exercise.kind == "code" and isolation_mode() == "auto":
+        # a forced $GRADER_ISOLATION gets a server of its own per call (a development knob)
         server = shared_fork_server(all_preload(), hide=hidden_paths(course_root))
     report = judge_submission(exercise, loaded, lang=lang, root=course_root, server=server)
     if path.suffix != ".ipynb":

@@ -51,3 +51,16 @@ def test_input_errors_come_back_as_an_error_report(course: Course) -> None:
     assert report.status == "error"
     assert report.checks[0].message.id == "error.unknown_exercise"
     assert "There is no exercise EX-99-01" in report._repr_html_()
+
+
+def test_a_forced_isolation_mode_is_honoured_in_a_notebook_too(
+    course: Course, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    course.answer("EX-11-01", REPO / "solutions" / "EX-11-01" / "retry_policy_probe.py")
+    monkeypatch.setenv("GRADER_ISOLATION", "rlimits")
+    report = check("EX-11-01", root=course.root, lang="en")
+    assert (report.status, report.isolation) == ("passed", "rlimits")
+    assert "not for official grading" in report._repr_html_()
+    monkeypatch.setenv("GRADER_ISOLATION", "bogus")
+    error = check("EX-11-01", root=course.root, lang="en")
+    assert error.status == "error" and error.checks[0].message.id == "error.isolation_unknown"
