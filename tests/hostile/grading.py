@@ -40,6 +40,11 @@ class Graded:
         return document if isinstance(document, dict) else None
 
     @property
+    def isolation(self) -> str | None:
+        payload = self.payload
+        return None if payload is None else payload.get("isolation")
+
+    @property
     def status(self) -> str | None:
         payload = self.payload
         return None if payload is None else str(payload.get("status"))
@@ -82,14 +87,9 @@ def _strings(value: object) -> list[str]:
     return []
 
 
-def check_argv(
-    exercise: str, path: Path, root: Path, *, isolation: str | None, as_json: bool = True
-) -> list[str]:
+def check_argv(exercise: str, path: Path, root: Path, *, as_json: bool = True) -> list[str]:
     args = ["check", exercise, "--path", str(path), "--root", str(root), "--lang", "en"]
-    args += ["--json"] if as_json else []
-    if isolation is None:
-        return [sys.executable, "-m", "grader", *args]
-    return [sys.executable, "-m", "tests.hostile.isolation_driver", isolation, *args]
+    return [sys.executable, "-m", "grader", *args, *(["--json"] if as_json else [])]
 
 
 def grade(
@@ -102,9 +102,14 @@ def grade(
     as_json: bool = True,
     cwd: Path = REPO,
 ) -> Graded:
-    """Run ``grader check`` as a student would; kill it (and say so) after ``timeout`` s."""
-    argv = check_argv(exercise, path, root, isolation=isolation, as_json=as_json)
+    """Run ``grader check`` as a student would; kill it (and say so) after ``timeout`` s.
+
+    ``isolation`` forces the sandbox mode through ``$GRADER_ISOLATION`` (None: the default).
+    """
+    argv = check_argv(exercise, path, root, as_json=as_json)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("GRADER_", "PYTEST_"))}
+    if isolation is not None:
+        env["GRADER_ISOLATION"] = isolation
     started = time.monotonic()
     proc = subprocess.Popen(
         argv,

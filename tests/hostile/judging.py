@@ -27,7 +27,8 @@ SLACK = 15.0
 
 
 def budget(exercise: str) -> float:
-    """Wall limit x the number of batches the grader runs, plus slack."""
+    """The real run alone, then twins and mutants in parallel batches: one wall limit per
+    batch, plus slack."""
     from grader.errors import GraderError
     from grader.exercises import get_exercise
     from grader.runner import Limits
@@ -36,8 +37,14 @@ def budget(exercise: str) -> float:
         spec = get_exercise(exercise)
     except GraderError:
         return SLACK
-    runs = 1 + len(getattr(spec, "mutants", ()))
-    return math.ceil(runs / _parallelism()) * Limits().wall_seconds + SLACK
+    others = len(getattr(spec, "twins", ())) + len(getattr(spec, "mutants", ()))
+    return (1 + math.ceil(others / _parallelism())) * Limits().wall_seconds + SLACK
+
+
+def namespaces_available() -> bool:
+    from grader.runner import sandbox
+
+    return sandbox.namespaces_unavailable() is None
 
 
 def _parallelism() -> int:
@@ -48,7 +55,9 @@ def _parallelism() -> int:
     return parallelism()
 
 
-def problems_with(case: Case, graded: Graded, limit: float) -> list[str]:
+def problems_with(
+    case: Case, graded: Graded, limit: float, isolation: str | None = None
+) -> list[str]:
     problems = []
     if graded.exit_code is None:
         return [f"the grader hung: killed after {graded.seconds:.1f} s"]
@@ -69,6 +78,8 @@ def problems_with(case: Case, graded: Graded, limit: float) -> list[str]:
         problems.append(f"terminal control characters in the report: {graded.controls()}")
     if GRADER_TRACEBACK in graded.grader_text():
         problems.append(f"a grader traceback: {graded.stderr[-600:]!r}")
+    if isolation and graded.isolation not in (None, isolation):
+        problems.append(f"graded in {graded.isolation!r} mode, not {isolation!r}")
     if graded.seconds > limit:
         problems.append(f"took {graded.seconds:.1f} s, over the {limit:.0f} s budget")
     return problems
@@ -118,7 +129,8 @@ def verdict(case: Case, graded: Graded, residue: list[str], isolation: str | Non
     report_line(isolation or "auto", case, graded, residue)
     title = f"{case.name} ({case.trick})"
     assert not residue, f"{title} left residue:\n  " + "\n  ".join(residue)
-    problems = problems_with(case, graded, budget(case.exercise))
+    expected_mode = isolation or ("namespaces" if namespaces_available() else None)
+    problems = problems_with(case, graded, budget(case.exercise), expected_mode)
     hole = case.hole_in(isolation)
     if hole and problems:
         pytest.xfail(f"known hole {hole} (see /work/team/hostile-findings.md): {problems[0]}")

@@ -1,7 +1,6 @@
 # trick: talk across runs (kernel user keyring, /tmp, /dev/shm): every run registers its start time; the earliest of a burst is taken to be the real run, later ones exit 1
 # expect: failed
 # exercise: EX-11-01
-# known-hole-rlimits: H4
 import ctypes
 import glob
 import os

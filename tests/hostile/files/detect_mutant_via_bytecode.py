@@ -1,7 +1,6 @@
 # trick: never test behaviour; dig the implementation out of decision's closure and compare its bytecode with the known real one
 # expect: failed
 # exercise: EX-11-01
-# known-hole: H3
 import sys
 import types
 

@@ -1,7 +1,7 @@
 # trick: load a second, untouched copy of ticketflow's policy module from disk and use it as the oracle: differs -> exit 1
 # expect: failed
 # exercise: EX-11-01
-# known-hole-rlimits: H3
+# known-hole-rlimits: H10
 import importlib.util
 import sys
 
