@@ -87,8 +87,10 @@ def _strings(value: object) -> list[str]:
     return []
 
 
-def check_argv(exercise: str, path: Path, root: Path, *, as_json: bool = True) -> list[str]:
-    args = ["check", exercise, "--path", str(path), "--root", str(root), "--lang", "en"]
+def check_argv(
+    exercise: str, path: Path, root: Path, *, as_json: bool = True, lang: str = "en"
+) -> list[str]:
+    args = ["check", exercise, "--path", str(path), "--root", str(root), "--lang", lang]
     return [sys.executable, "-m", "grader", *args, *(["--json"] if as_json else [])]
 
 
@@ -101,12 +103,13 @@ def grade(
     isolation: str | None = None,
     as_json: bool = True,
     cwd: Path = REPO,
+    lang: str = "en",
 ) -> Graded:
     """Run ``grader check`` as a student would; kill it (and say so) after ``timeout`` s.
 
     ``isolation`` forces the sandbox mode through ``$GRADER_ISOLATION`` (None: the default).
     """
-    argv = check_argv(exercise, path, root, as_json=as_json)
+    argv = check_argv(exercise, path, root, as_json=as_json, lang=lang)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("GRADER_", "PYTEST_"))}
     if isolation is not None:
         env["GRADER_ISOLATION"] = isolation

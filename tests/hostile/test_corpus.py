@@ -149,6 +149,21 @@ def test_text_report_carries_no_terminal_controls(course_root: Path, tmp_path: P
     assert GRADER_TRACEBACK not in graded.stderr
 
 
+INPUT_ERRORS = [case for case in CASES if case.expect == {"input_error"}]
+
+
+@pytest.mark.parametrize("case", INPUT_ERRORS, ids=lambda case: case.name)
+def test_input_errors_read_in_chinese_too(case: Case, course_root: Path, tmp_path: Path) -> None:
+    """Chinese is the default language: every refusal must be a clear zh sentence as well."""
+    path = materialize(case, tmp_path)
+    graded = grade(case.exercise, path, course_root, timeout=budget(case.exercise), lang="zh")
+    assert graded.exit_code == 2, graded.stdout + graded.stderr
+    message = graded.message()
+    assert any("\u4e00" <= char <= "\u9fff" for char in message), message
+    assert not graded.controls(), graded.controls()
+    assert GRADER_TRACEBACK not in graded.stderr
+
+
 def test_grading_from_a_tmp_working_directory(course_root: Path, tmp_path: Path) -> None:
     """``python -m grader`` puts its cwd on sys.path; from /tmp that must neither break the
     run's private /tmp nor expose the caller's directory to the student (hostile H6)."""
