@@ -41,6 +41,14 @@ def budget(exercise: str) -> float:
     return (1 + math.ceil(others / _parallelism())) * Limits().wall_seconds + SLACK
 
 
+def time_limit(case: Case) -> float:
+    """A probe that hits the wall limit on the real code ends the check: nothing else is worth
+    running, so it must be over within one wall limit plus slack."""
+    from grader.runner import Limits
+
+    return Limits().wall_seconds + SLACK if case.timeout else budget(case.exercise)
+
+
 def namespaces_available() -> bool:
     from grader.runner import sandbox
 
@@ -130,7 +138,7 @@ def verdict(case: Case, graded: Graded, residue: list[str], isolation: str | Non
     title = f"{case.name} ({case.trick})"
     assert not residue, f"{title} left residue:\n  " + "\n  ".join(residue)
     expected_mode = isolation or ("namespaces" if namespaces_available() else None)
-    problems = problems_with(case, graded, budget(case.exercise), expected_mode)
+    problems = problems_with(case, graded, time_limit(case), expected_mode)
     hole = case.hole_in(isolation)
     if hole and problems:
         pytest.xfail(f"known hole {hole} (see /work/team/hostile-findings.md): {problems[0]}")
