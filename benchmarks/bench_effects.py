@@ -18,10 +18,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.support.db import counts, ready_engine  # noqa: E402
-from tests.support.services import postgres_unreachable, temporary_postgres_database  # noqa: E402
-from ticketflow.messaging.envelope import EventEnvelope  # noqa: E402
-from ticketflow.notifications.effects import (  # noqa: E402
+from tests.support.db import counts, ready_engine
+from tests.support.services import postgres_unreachable, temporary_postgres_database
+from ticketflow.messaging.envelope import EventEnvelope
+from ticketflow.notifications.effects import (
     SqlAlchemyEffectTransaction,
     apply_notification_once,
 )

@@ -67,9 +67,10 @@ def main() -> int:
         }
         rows.append(row)
         print(f"run {number}: " + ", ".join(f"{key} {value:.2f}s" for key, value in row.items()))
-    print("median: " + ", ".join(
-        f"{key} {statistics.median(row[key] for row in rows):.2f}s" for key in rows[0]
-    ))
+    print(
+        "median: "
+        + ", ".join(f"{key} {statistics.median(row[key] for row in rows):.2f}s" for key in rows[0])
+    )
     return 0
 
 

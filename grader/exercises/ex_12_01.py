@@ -14,7 +14,7 @@ EFFECTS_PRELOAD = (
     "ticketflow.db",
     "ticketflow.messaging.outbox",
     "ticketflow.notifications.effects",
-    "grader.harness.warm_effects",  # last: it runs a probe-like warm-up in the host
+    "grader.harness.warm_effects:warm_up",  # last: it runs a probe-like warm-up in the host
 )
 
 

@@ -1,9 +1,9 @@
-"""Preload-only module: importing it warms SQLAlchemy up inside the fork-server host.
+"""A warm-up for the fork-server host of the effects exercises.
 
-``ForkServer(preload=...)`` takes module names, so this warm-up runs when the module is
-imported. It is listed only in the preload of the effects exercises and imported nowhere
-else. It performs the steps a probe performs (in-memory SQLite, ``create_all``, two
-deliveries, two counts) so every forked run starts with the mappers configured and
+Listed as the preload entry ``"grader.harness.warm_effects:warm_up"``: the host calls it
+once before it forks any run. It performs the steps a probe performs (in-memory SQLite,
+``create_all``, two deliveries, two counts) so every forked run starts with the mappers
+configured and
 SQLAlchemy's lazily imported internals loaded: about 100 ms less per run, which is most of
 a run. Nothing it creates survives: the engine is disposed and the database was in memory.
 """
@@ -36,6 +36,3 @@ def warm_up() -> None:
             session.query(BusinessTask).filter_by(event_id="warm-up").first()
     finally:
         engine.dispose()
-
-
-warm_up()

@@ -37,7 +37,8 @@ _ANSWER_SLACK = 15.0
 class ForkServer:
     """A warm host process that forks one sandboxed child per run. Thread-safe (serialised).
 
-    ``preload``: modules imported once in the host (e.g. ``"sqlalchemy.orm"``) so runs skip
+    ``preload``: modules imported once in the host (e.g. ``"sqlalchemy.orm"``), or
+    ``"module:function"`` entries also called there once (a warm-up), so runs skip
     their import cost. ``hide``: paths covered in every run (namespaces mode only; in rlimits
     mode they stay readable). ``isolation``: "auto" (strongest available), "namespaces"
     (RunnerError if unavailable) or "rlimits". The chosen mode is ``self.isolation``.

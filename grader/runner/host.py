@@ -302,7 +302,7 @@ def main() -> None:
         sys.path[:] = [p for p in hello.get("sys_path", sys.path) if isinstance(p, str)]
         mode = choose_isolation(str(hello.get("isolation", "auto")))
         for name in hello.get("preload", ()):
-            importlib.import_module(name)
+            preload(str(name))
         hide = [os.path.abspath(p) for p in hello.get("hide", ())]
         sandbox.prctl(sandbox.PR_SET_CHILD_SUBREAPER, 1)
         host = Host(in_fd, out_fd, mode, hide)
@@ -314,6 +314,14 @@ def main() -> None:
     gc.freeze()  # forked children then do not touch (copy) every old object's page
     host.send({"op": "ready", "isolation": mode, "pid": os.getpid(), "as_nobody": host.drop})
     host.serve()
+
+
+def preload(entry: str) -> None:
+    """``"pkg.module"`` is imported; ``"pkg.module:function"`` is imported and called."""
+    module_name, _, function_name = entry.partition(":")
+    module = importlib.import_module(module_name)
+    if function_name:
+        getattr(module, function_name)()
 
 
 def choose_isolation(requested: str) -> str:

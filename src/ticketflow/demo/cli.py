@@ -107,8 +107,10 @@ def _versions(broker_url: str, database_url: str) -> str:
         raise ServiceUnavailable(f"cannot use PostgreSQL at {where}: {first}") from None
     finally:
         engine.dispose()
-    return f"Celery {celery.__version__}, kombu {kombu.__version__}, RabbitMQ {rabbit}, " \
+    return (
+        f"Celery {celery.__version__}, kombu {kombu.__version__}, RabbitMQ {rabbit}, "
         f"PostgreSQL {postgres}"
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -128,8 +130,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("interrupted; the worker and the throwaway vhost/database were removed",
-              file=sys.stderr)
+        print(
+            "interrupted; the worker and the throwaway vhost/database were removed", file=sys.stderr
+        )
         return 130
 
 
@@ -143,8 +146,10 @@ def _run(args: argparse.Namespace, broker: str, database: str) -> int:
 
     versions = _versions(broker, database)
     print(f"ticketflow demo {args.scenario}: {versions}")
-    print(f"broker {_shown(broker)}; database {_shown(database)} (a throwaway vhost and "
-          "database are created and dropped)\n")
+    print(
+        f"broker {_shown(broker)}; database {_shown(database)} (a throwaway vhost and "
+        "database are created and dropped)\n"
+    )
     try:
         with (
             temporary_vhost(broker, prefix="tf_demo") as vhost,
@@ -161,13 +166,23 @@ def _run(args: argparse.Namespace, broker: str, database: str) -> int:
         raise ServiceUnavailable(str(error).splitlines()[0]) from None
     print()
     print(result.report(log_lines=40 if failed else 0, legend=True))
-    ok = result.converged and not failed and all(
-        result.facts.get(event.event_id) is not None
-        and result.facts[event.event_id].meets(event.expect)
-        for event in result.plan
+    ok = (
+        result.converged
+        and not failed
+        and all(
+            result.facts.get(event.event_id) is not None
+            and result.facts[event.event_id].meets(event.expect)
+            for event in result.plan
+        )
     )
-    print("\nverdict: " + ("every event took effect once or has exactly one dead letter"
-                           if ok else "NOT converged as expected: see the rows marked NO"))
+    print(
+        "\nverdict: "
+        + (
+            "every event took effect once or has exactly one dead letter"
+            if ok
+            else "NOT converged as expected: see the rows marked NO"
+        )
+    )
     return 0 if ok else 1
 
 

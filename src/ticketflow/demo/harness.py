@@ -95,8 +95,10 @@ class Harness:
             what=f"worker {self.nodename} (pid {pid}) to answer a ping",
         )
         seconds = time.monotonic() - began
-        self.note(f"worker up (pid {pid}, pool {self.worker.pool_children()}): ping answered "
-                  f"after {seconds:.1f}s")
+        self.note(
+            f"worker up (pid {pid}, pool {self.worker.pool_children()}): ping answered "
+            f"after {seconds:.1f}s"
+        )
         return seconds
 
     def _ping_unless_exited(self) -> dict[str, Any] | None:

@@ -46,3 +46,12 @@ def broken(recorder: Recorder) -> None:
 
 def unencodable(recorder: Recorder) -> None:
     recorder.record("odd", value={1, 2}, big="x" * 200_000)
+
+
+WARM_UPS = 0
+
+
+def warm_up() -> None:
+    """A ``module:function`` preload entry: called once in the host, before any fork."""
+    global WARM_UPS
+    WARM_UPS += 1

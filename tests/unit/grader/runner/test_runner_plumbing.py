@@ -219,3 +219,15 @@ def test_import_chain_stays_light() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout == "[]\n"
+
+
+def test_preload_entry_with_a_function_is_called_once_in_the_host() -> None:
+    entry = "tests.unit.grader.runner.preludes:warm_up"
+    source = "import sys\nprint(sys.modules['tests.unit.grader.runner.preludes'].WARM_UPS)\n"
+    with ForkServer(preload=[entry], isolation="rlimits") as server:
+        first, second = server.run_many([RunRequest(source, "p.py"), RunRequest(source, "p.py")])
+    assert (first.stdout, second.stdout) == ("1\n", "1\n")
+    with pytest.raises(RunnerError, match="no_such_warm_up"):
+        ForkServer(
+            preload=["tests.unit.grader.runner.preludes:no_such_warm_up"], isolation="rlimits"
+        )
