@@ -7,7 +7,7 @@ A ``.py``/``.ipynb`` file is handed in as it is; its first lines say what it is:
     # exercise: EX-11-01
     # timeout: yes                       (optional: it is expected to hit the wall limit)
     # rlimits: skip — <why>              (optional: meaningless or unsafe in the rlimits fallback)
-    # known-hole: H1                     (optional: the trick works today; see hostile-findings;
+    # known-hole: H1                     (optional: the trick works today; see FINDINGS.md;
     #                                     "H2b flaky": it works only some of the time)
     # known-hole-rlimits: H7             (the same, in the rlimits fallback only)
 

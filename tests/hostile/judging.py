@@ -141,7 +141,7 @@ def verdict(case: Case, graded: Graded, residue: list[str], isolation: str | Non
     problems = problems_with(case, graded, time_limit(case), expected_mode)
     hole = case.hole_in(isolation)
     if hole and problems:
-        pytest.xfail(f"known hole {hole} (see /work/team/hostile-findings.md): {problems[0]}")
+        pytest.xfail(f"known hole {hole} (tests/hostile/FINDINGS.md): {problems[0]}")
     if hole and hole.endswith("flaky"):
         return  # a trick that works only sometimes: failing this time proves nothing
     assert not hole, (

@@ -40,10 +40,18 @@ EXPLICIT_TARGETS = (
 )
 
 
+# Children this process already had when the corpus started (for example the cached fork
+# server of an earlier in-process check() test): legitimately alive, not a run's leftovers.
+_children_before: frozenset[int] = frozenset()
+
+
 def set_child_subreaper(on: bool) -> None:
+    global _children_before
     libc = ctypes.CDLL(None, use_errno=True)
     if libc.prctl(PR_SET_CHILD_SUBREAPER, int(on), 0, 0, 0) != 0:
         raise OSError(ctypes.get_errno(), "prctl(PR_SET_CHILD_SUBREAPER)")
+    if on:
+        _children_before = frozenset(children_of(os.getpid()))
 
 
 def children_of(parent: int) -> list[int]:
@@ -90,7 +98,7 @@ def leftover_processes(grace: float = 5.0) -> list[str]:
     """Processes of the last run still alive after ``grace`` seconds (then killed and reaped)."""
     deadline = time.monotonic() + grace
     while True:
-        orphans = children_of(os.getpid())
+        orphans = [pid for pid in children_of(os.getpid()) if pid not in _children_before]
         marked = marked_processes()
         if not orphans and not marked:
             return []
