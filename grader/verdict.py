@@ -9,6 +9,7 @@ make a failure message precise and can be *required*, but a pass never rests on 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -77,7 +78,12 @@ def run_check(exercise: CodeExercise, real: Observations, student_file: str) -> 
             line=_line(uncaught.get("line")),
         )
         evidence = tail(str(uncaught.get("traceback") or "")) or tail(real.stderr)
-        return failed_check(name, points, message, crash_hint(kind, student_file), evidence)
+        hint = crash_hint(kind, student_file)
+        missing = _missing_ticketflow_module(kind, str(uncaught.get("message", "")))
+        if missing:
+            modules = ", ".join(exercise.importable_ticketflow)
+            hint = msg("hint.sandbox_module", module=missing, modules=modules)
+        return failed_check(name, points, message, hint, evidence)
     return failed_check(
         name,
         points,
@@ -85,6 +91,14 @@ def run_check(exercise: CodeExercise, real: Observations, student_file: str) -> 
         msg("hint.exit_code"),
         tail(real.stderr),
     )
+
+
+def _missing_ticketflow_module(exception_type: str, message: str) -> str | None:
+    """``No module named 'ticketflow.db'`` -> ``ticketflow.db`` (the sandbox hides the rest)."""
+    if exception_type != "ModuleNotFoundError":
+        return None
+    match = re.search(r"No module named '(ticketflow(?:\.[\w.]+)?)'", message)
+    return match.group(1) if match else None
 
 
 def crash_hint(exception_type: str, student_file: str) -> Message:

@@ -18,6 +18,16 @@ Records = Sequence[Mapping[str, Any]]
 CallsCheck = Callable[[Records], Message | None]
 
 #: Modules every probe's fork server imports up front (the harness itself).
+# The light part of ticketflow's public API (no Celery, no SQLAlchemy at import) is loaded
+# for every exercise: ticketflow's source is hidden from the run (no fresh-copy oracle), so
+# a module that is not preloaded cannot be imported there.
+TICKETFLOW_LIGHT = (
+    "ticketflow.messaging.outbox",
+    "ticketflow.workers.tasks",
+    "ticketflow.workers.app",
+    "ticketflow.workers.bootstrap",
+)
+
 HARNESS_MODULES = (
     "grader.harness.prelude",
     "grader.harness.describe",
@@ -67,7 +77,13 @@ class CodeExercise:
 
     @property
     def all_preload(self) -> tuple[str, ...]:
-        return (*self.preload, *HARNESS_MODULES, f"grader.harness.{self.target}")
+        modules = (*TICKETFLOW_LIGHT, *self.preload, *HARNESS_MODULES)
+        return (*dict.fromkeys(modules), f"grader.harness.{self.target}")
+
+    @property
+    def importable_ticketflow(self) -> tuple[str, ...]:
+        """The ticketflow modules a probe can import inside the sandbox."""
+        return tuple(m for m in dict.fromkeys(self.all_preload) if m.startswith("ticketflow"))
 
     @property
     def recorded_function(self) -> str:

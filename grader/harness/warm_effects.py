@@ -4,7 +4,8 @@ Listed as the preload entry ``"grader.harness.warm_effects:warm_up"``: the host 
 once before it forks any run. It performs the steps a probe performs (in-memory SQLite,
 ``create_all``, two deliveries, two counts) so every forked run starts with the mappers
 configured and SQLAlchemy's lazily imported internals loaded: about 100 ms less per run,
-which is most of a run. Nothing it creates survives: the engine is disposed and the database was in memory.
+which is most of a run. Nothing it creates survives: the engine is disposed and the
+database was in memory.
 """
 
 from __future__ import annotations

@@ -47,6 +47,7 @@ MESSAGES: dict[str, str] = {
         "way you call it) is wrong. Compare with the cases in README.md."
     ),
     "hint.not_implemented": "Replace the TODO part with your own code.",
+    "hint.sandbox_module": "The grader's sandbox provides only the ticketflow modules this exercise needs: {modules}. Your probe imports {module}: import what you need from one of those.",
     "hint.import_error": "Check the module and names you import against README.md (e.g. ticketflow.workers.tasks).",
     "hint.crash": "Run python {file} locally to reproduce the error.",
     "hint.exit_code": "Do not call sys.exit() with a non-zero code; let a failing assertion signal a problem.",

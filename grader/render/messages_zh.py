@@ -45,6 +45,7 @@ MESSAGES: dict[str, str] = {
         "真实的 ticketflow 是正确的：断言失败说明你写的期望值不对，或调用方式不对。对照 README.md 里的用例再检查。"
     ),
     "hint.not_implemented": "把 TODO 那段替换成你自己的代码。",
+    "hint.sandbox_module": "评分沙箱里只能导入本练习需要的 ticketflow 模块：{modules}。你的探针导入了 {module}：从上面这些模块里导入你需要的名字。",
     "hint.import_error": "检查 import 的模块名和名称是否与 README.md 中一致（例如 ticketflow.workers.tasks）。",
     "hint.crash": "先在本地运行 python {file} 复现这个错误。",
     "hint.exit_code": "不要调用 sys.exit() 返回非 0；让断言失败来表示错误。",

@@ -76,6 +76,17 @@ def test_crash_hints_name_the_kind_of_mistake() -> None:
     }
 
 
+def test_a_ticketflow_module_outside_the_sandbox_gets_a_sandbox_hint() -> None:
+    missing = failed_run("ModuleNotFoundError", "No module named 'ticketflow.db'")
+    hint = judge(real=missing)["runs_cleanly"].hint
+    assert hint is not None and hint.id == "hint.sandbox_module"
+    assert hint.params["module"] == "ticketflow.db"
+    assert "ticketflow.workers.tasks" in str(hint.params["modules"])
+    other = failed_run("ModuleNotFoundError", "No module named 'requests'")
+    hint = judge(real=other)["runs_cleanly"].hint
+    assert hint is not None and hint.id == "hint.import_error"
+
+
 def test_timeouts_limits_signals_and_exit_codes_are_told_apart() -> None:
     cases = {
         "run.timeout": observations(exit_code=None, signal=9, timed_out=True, limit_hit="wall"),
