@@ -14,6 +14,6 @@ def postgres_url() -> Iterator[str]:
     """A fresh, empty PostgreSQL database for one test (dropped afterwards)."""
     reason = postgres_unreachable()
     if reason:
-        pytest.skip(reason)
+        pytest.skip(reason)  # "<service> is unreachable at host:port; ..."
     with temporary_postgres_database() as url:
         yield url

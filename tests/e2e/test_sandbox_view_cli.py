@@ -17,7 +17,7 @@ def _namespaces_or_skip() -> None:
 
     reason = sandbox.namespaces_unavailable()
     if reason:
-        pytest.skip(f"namespaces isolation unavailable here (rlimits hides nothing): {reason}")
+        pytest.skip(f"requires Linux namespaces, not available here (rlimits hides all): {reason}")
 
 
 def test_a_run_reads_no_solution_test_grader_git_or_ticketflow_source(

@@ -98,7 +98,7 @@ def test_the_cli_grades_as_nobody_in_namespaces(course_root: Path, tmp_path: Pat
 
     reason = sandbox.namespaces_unavailable()
     if reason:
-        pytest.skip(f"namespaces isolation unavailable here: {reason}")
+        pytest.skip(f"requires Linux namespaces, not available here: {reason}")
     path = tmp_path / STUDENT_FILES["EX-11-01"]
     shutil.copyfile(SUPPORT / "isolation_report.py", path)
     graded = grade("EX-11-01", path, course_root, timeout=budget("EX-11-01"))

@@ -20,6 +20,6 @@ def rabbitmq_vhost() -> Iterator[RabbitMQVhost]:
     """A fresh vhost on the local RabbitMQ (via rabbitmqctl), deleted afterwards."""
     reason = rabbitmq_unreachable()
     if reason:
-        pytest.skip(reason)
+        pytest.skip(reason)  # "<service> is unreachable at host:port; ..."
     with temporary_vhost(RABBITMQ_URL, prefix="tf_test") as vhost:
         yield vhost

@@ -17,13 +17,13 @@ FILENAME = "probe.py"
 
 def namespaces_skip_reason() -> str | None:
     reason = sandbox.namespaces_unavailable()
-    return None if reason is None else f"namespaces isolation unavailable here: {reason}"
+    return None if reason is None else f"requires Linux namespaces, not available here: {reason}"
 
 
 def require_namespaces() -> None:
     reason = namespaces_skip_reason()
     if reason:
-        pytest.skip(reason)
+        pytest.skip(reason)  # "requires Linux namespaces, not available here: ..."
 
 
 def server_for(mode: str) -> Iterator[ForkServer]:

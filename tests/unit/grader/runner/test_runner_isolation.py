@@ -216,7 +216,7 @@ def _keyring_probe(tag: str, pause: float) -> str:
 
 def test_runs_do_not_share_kernel_keyrings(server: ForkServer) -> None:
     if os.uname().machine not in ("x86_64", "aarch64"):
-        pytest.skip(f"keyctl syscall number unknown for {os.uname().machine}")
+        pytest.skip(f"requires the keyctl syscall number, not available for {os.uname().machine}")
     requests = [RunRequest(_keyring_probe(tag, 0.3), "probe.py") for tag in "ab"]
     parallel = server.run_many(requests, max_parallel=2)
     assert [o.stdout for o in parallel] == ["['runner-test-a']\n", "['runner-test-b']\n"]
