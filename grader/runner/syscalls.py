@@ -1,0 +1,77 @@
+"""Thin ctypes wrappers for the Linux calls the sandbox needs (Python 3.11 has no
+``os.unshare``), and their constants."""
+
+from __future__ import annotations
+
+import ctypes
+import os
+from collections.abc import Iterable
+
+NOBODY = 65534
+
+CLONE_NEWNS = 0x00020000
+CLONE_NEWUTS = 0x04000000
+CLONE_NEWIPC = 0x08000000
+CLONE_NEWPID = 0x20000000
+CLONE_NEWNET = 0x40000000
+NS_FLAGS = CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWPID | CLONE_NEWNET
+
+MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 1, 2, 4, 8
+MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = 32, 4096, 16384, 1 << 18
+_SAFE = MS_NOSUID | MS_NODEV
+
+PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_SET_CHILD_SUBREAPER, PR_SET_NO_NEW_PRIVS = 1, 4, 36, 38
+
+
+_libc: ctypes.CDLL | None = None
+
+
+def libc() -> ctypes.CDLL:
+    global _libc
+    if _libc is None:
+        lib = ctypes.CDLL(None, use_errno=True)
+        lib.mount.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p]
+        lib.mount.argtypes += [ctypes.c_ulong, ctypes.c_char_p]
+        lib.prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong]
+        lib.prctl.argtypes += [ctypes.c_ulong, ctypes.c_ulong]
+        _libc = lib
+    return _libc
+
+
+def _check(result: int, what: str) -> None:
+    if result != 0:
+        err = ctypes.get_errno()
+        raise OSError(err, f"{what}: {os.strerror(err)}")
+
+
+def prctl(option: int, arg: int) -> None:
+    _check(libc().prctl(option, arg, 0, 0, 0), f"prctl({option})")
+
+
+def unshare(flags: int) -> None:
+    _check(libc().unshare(flags), "unshare")
+
+
+def mount(
+    source: str | None, target: str, fstype: str | None, flags: int, data: str | None
+) -> None:
+    def enc(s: str | None) -> bytes | None:
+        return None if s is None else os.fsencode(s)
+
+    rc = libc().mount(enc(source), enc(target), enc(fstype), flags, enc(data))
+    _check(rc, f"mount {target}")
+
+
+def die_with_parent(expected_parent: int) -> None:
+    """SIGKILL this process when its parent dies (and bail out if that already happened)."""
+    prctl(PR_SET_PDEATHSIG, 9)
+    if os.getppid() != expected_parent:
+        os._exit(137)
+
+
+def close_fds_except(keep: Iterable[int]) -> None:
+    low = 0
+    for fd in sorted({*keep, 1 << 20}):
+        if fd > low:
+            os.closerange(low, fd)
+        low = fd + 1
