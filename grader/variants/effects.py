@@ -70,14 +70,7 @@ def no_dedupe(envelope: Any, transaction: Any) -> Any:
         raise TypeError(f"envelope must be an EventEnvelope, not {type(envelope).__name__}")
     with transaction as uow:
         insert_receipt(uow.session, envelope)
-        uow.session.connection().execute(
-            insert(BusinessTask),
-            {
-                "event_id": envelope.event_id,
-                "event_type": envelope.event_type,
-                "payload": dict(envelope.payload),
-            },
-        )
+        uow.session.connection().execute(insert(BusinessTask), _business_task_row(envelope))
         uow.commit()
         return True
 
@@ -100,14 +93,7 @@ def always_true(envelope: Any, transaction: Any) -> Any:
     with transaction as uow:
         if not insert_receipt(uow.session, envelope):
             return True
-        uow.session.connection().execute(
-            insert(BusinessTask),
-            {
-                "event_id": envelope.event_id,
-                "event_type": envelope.event_type,
-                "payload": dict(envelope.payload),
-            },
-        )
+        uow.session.connection().execute(insert(BusinessTask), _business_task_row(envelope))
         uow.commit()
         return True
 
@@ -120,14 +106,7 @@ def task_twice(envelope: Any, transaction: Any) -> Any:
         if not insert_receipt(uow.session, envelope):
             return False
         for _ in range(2):
-            uow.session.connection().execute(
-                insert(BusinessTask),
-                {
-                    "event_id": envelope.event_id,
-                    "event_type": envelope.event_type,
-                    "payload": dict(envelope.payload),
-                },
-            )
+            uow.session.connection().execute(insert(BusinessTask), _business_task_row(envelope))
         uow.commit()
         return True
 
@@ -139,14 +118,7 @@ def returns_none(envelope: Any, transaction: Any) -> Any:
     with transaction as uow:
         if not insert_receipt(uow.session, envelope):
             return None
-        uow.session.connection().execute(
-            insert(BusinessTask),
-            {
-                "event_id": envelope.event_id,
-                "event_type": envelope.event_type,
-                "payload": dict(envelope.payload),
-            },
-        )
+        uow.session.connection().execute(insert(BusinessTask), _business_task_row(envelope))
         uow.commit()
     return None
 
@@ -159,14 +131,7 @@ def dedupe_without_receipt(envelope: Any, transaction: Any) -> Any:
         seen = uow.session.query(BusinessTask).filter_by(event_id=envelope.event_id).first()
         if seen is not None:
             return False
-        uow.session.connection().execute(
-            insert(BusinessTask),
-            {
-                "event_id": envelope.event_id,
-                "event_type": envelope.event_type,
-                "payload": dict(envelope.payload),
-            },
-        )
+        uow.session.connection().execute(insert(BusinessTask), _business_task_row(envelope))
         uow.commit()
         return True
 
@@ -181,14 +146,7 @@ def receipt_committed_first(envelope: Any, transaction: Any) -> Any:
             return False
         uow.commit()
     with transaction as uow:
-        uow.session.connection().execute(
-            insert(BusinessTask),
-            {
-                "event_id": envelope.event_id,
-                "event_type": envelope.event_type,
-                "payload": dict(envelope.payload),
-            },
-        )
+        uow.session.connection().execute(insert(BusinessTask), _business_task_row(envelope))
         uow.commit()
     return True
 
@@ -198,14 +156,7 @@ def effect_committed_first(envelope: Any, transaction: Any) -> Any:
     if not isinstance(envelope, EventEnvelope):
         raise TypeError(f"envelope must be an EventEnvelope, not {type(envelope).__name__}")
     with transaction as uow:
-        uow.session.connection().execute(
-            insert(BusinessTask),
-            {
-                "event_id": envelope.event_id,
-                "event_type": envelope.event_type,
-                "payload": dict(envelope.payload),
-            },
-        )
+        uow.session.connection().execute(insert(BusinessTask), _business_task_row(envelope))
         uow.commit()
     with transaction as uow:
         if not insert_receipt(uow.session, envelope):
@@ -224,14 +175,7 @@ def effect_error_swallowed(envelope: Any, transaction: Any) -> Any:
         uow.commit()
     try:
         with transaction as uow:
-            uow.session.connection().execute(
-                insert(BusinessTask),
-                {
-                    "event_id": envelope.event_id,
-                    "event_type": envelope.event_type,
-                    "payload": dict(envelope.payload),
-                },
-            )
+            uow.session.connection().execute(insert(BusinessTask), _business_task_row(envelope))
             uow.commit()
     except Exception:
         return True

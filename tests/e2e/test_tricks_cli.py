@@ -14,6 +14,14 @@ from tests.e2e.conftest import FILES, Course
 pytestmark = pytest.mark.e2e
 
 TRICKS = FILES / "tricks"
+#: Tricks the hostile corpus already holds are graded from there (one copy of each trick).
+CORPUS = Path(__file__).parents[1] / "hostile" / "files"
+FROM_CORPUS = {
+    "lying_eq_tuple.py": "lying_eq_tuple.py",
+    "catches_assertion_error.py": "catch_assertion_error.py",
+    "patches_decision.py": "monkeypatch_decision_right_answers.py",
+    "compares_bytecode.py": "detect_mutant_via_bytecode.py",
+}
 STUDENT_FILE = {"EX-11-01": "retry_policy_probe.py", "EX-12-01": "notification_once_probe.py"}
 #: trick file -> (exercise, {failed check: message id}) that the report must show
 EXPECTED: dict[str, tuple[str, dict[str, str]]] = {
@@ -67,7 +75,8 @@ WORDS = {
 def _grade(course: Course, tmp_path: Path, trick: str, lang: str) -> dict[str, Any]:
     exercise, _ = EXPECTED[trick]
     path = tmp_path / STUDENT_FILE[exercise]
-    shutil.copyfile(TRICKS / trick, path)
+    source = CORPUS / FROM_CORPUS[trick] if trick in FROM_CORPUS else TRICKS / trick
+    shutil.copyfile(source, path)
     result = course.run("check", exercise, "--path", str(path), "--json", "--lang", lang)
     report = result.json()
     assert result.code == 1 and report["status"] == "failed", report
