@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 setup: $(STAMP)
 
 demo: setup  ## the embedded default: eager Celery + in-memory SQLite, no server needed
-	$(PY) -m ticketflow.demo tour
+	$(PY) -m ticketflow_lab tour
 	$(VENV)/bin/grader list
 
 test: setup  ## the whole suite (integration tests skip, with the reason, if a service is unreachable)

@@ -7,10 +7,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ticketflow.demo.attempt_log import AttemptRecord
-from ticketflow.demo.namespaces import QueueCounts
-from ticketflow.demo.outcomes import EventFacts, render_facts
-from ticketflow.demo.timeline import Action, Attempt, attempts_of, build_attempts, render_timeline
+from ticketflow_lab.attempt_log import AttemptRecord
+from ticketflow_lab.namespaces import QueueCounts
+from ticketflow_lab.outcomes import EventFacts, render_facts
+from ticketflow_lab.timeline import Action, Attempt, attempts_of, build_attempts, render_timeline
 
 LEGEND = """\
   tag          the broker's delivery tag (per channel: it starts again at 1 after a reconnect)

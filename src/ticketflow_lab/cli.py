@@ -1,4 +1,4 @@
-"""``python -m ticketflow.demo tour|worker-loss|time-limits``.
+"""``python -m ticketflow_lab tour|worker-loss|time-limits``.
 
 ``tour`` runs the embedded default (eager app, in-memory SQLite, no server). The other two
 are the real-worker demos.
@@ -31,10 +31,10 @@ class ServiceUnavailable(RuntimeError):
 
 
 def _parser() -> argparse.ArgumentParser:
-    from ticketflow.demo.fault_injection import BROKEN_VARIANTS
+    from ticketflow_lab.fault_injection import BROKEN_VARIANTS
 
     parser = argparse.ArgumentParser(
-        prog="python -m ticketflow.demo",
+        prog="python -m ticketflow_lab",
         description="tour: every delivery path on the embedded default (no server). "
         "worker-loss, time-limits: run a real Celery worker on RabbitMQ + PostgreSQL, break "
         "it, and show what happened to every delivery.",
@@ -119,7 +119,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.broken and args.scenario != "worker-loss":
         parser.error("--broken applies to the worker-loss scenario only")
     if args.scenario == "tour":
-        from ticketflow.demo.tour import run_tour
+        from ticketflow_lab.tour import run_tour
 
         return run_tour()
     broker = args.broker or os.environ.get("TICKETFLOW_BROKER_URL") or DEFAULT_BROKER_URL
@@ -141,8 +141,8 @@ def _run(args: argparse.Namespace, broker: str, database: str) -> int:
     require_reachable("PostgreSQL", database, 5432, "--database")
     from sqlalchemy.exc import SQLAlchemyError
 
-    from ticketflow.demo.namespaces import NamespaceError, temporary_database, temporary_vhost
-    from ticketflow.demo.report import ScenarioFailed, ScenarioResult
+    from ticketflow_lab.namespaces import NamespaceError, temporary_database, temporary_vhost
+    from ticketflow_lab.report import ScenarioFailed, ScenarioResult
 
     versions = _versions(broker, database)
     print(f"ticketflow demo {args.scenario}: {versions}")
@@ -191,12 +191,12 @@ def _scenario(args: argparse.Namespace) -> Callable[[Any, str, Path], Any]:
         print(text, flush=True)
 
     if args.scenario == "worker-loss":
-        from ticketflow.demo.scenario import run_worker_loss
+        from ticketflow_lab.scenario import run_worker_loss
 
         return lambda vhost, url, workdir: run_worker_loss(
             vhost=vhost, database_url=url, workdir=workdir, say=say, broken=args.broken
         )
-    from ticketflow.demo.time_limits import run_time_limits
+    from ticketflow_lab.time_limits import run_time_limits
 
     return lambda vhost, url, workdir: run_time_limits(
         vhost=vhost, database_url=url, workdir=workdir, say=say

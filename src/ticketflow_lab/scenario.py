@@ -23,11 +23,11 @@ import signal
 from collections.abc import Callable
 from pathlib import Path
 
-from ticketflow.demo.fault_injection import FaultPlan
-from ticketflow.demo.harness import Harness
-from ticketflow.demo.namespaces import RabbitMQVhost
-from ticketflow.demo.outcomes import EXPECT_EFFECT, collect_facts
-from ticketflow.demo.report import EventPlan, ScenarioFailed, ScenarioResult, envelope_body
+from ticketflow_lab.fault_injection import FaultPlan
+from ticketflow_lab.harness import Harness
+from ticketflow_lab.namespaces import RabbitMQVhost
+from ticketflow_lab.outcomes import EXPECT_EFFECT, collect_facts
+from ticketflow_lab.report import EventPlan, ScenarioFailed, ScenarioResult, envelope_body
 
 TARGET_POOL = "target-pool"
 TARGET_WORKER = "target-worker"
@@ -160,7 +160,7 @@ def _drive(harness: Harness, plan: list[EventPlan], result: ScenarioResult) -> N
 
 
 def _wait_for_outcome(harness: Harness, event_id: str) -> None:
-    from ticketflow.demo.waiting import wait_until
+    from ticketflow_lab.waiting import wait_until
 
     try:
         wait_until(

@@ -25,15 +25,15 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from ticketflow.demo.fault_injection import FaultPlan
-from ticketflow.demo.harness import Harness
-from ticketflow.demo.namespaces import RabbitMQVhost
-from ticketflow.demo.outcomes import EXPECT_EFFECT
-from ticketflow.demo.report import EventPlan, ScenarioFailed, ScenarioResult, envelope_body
-from ticketflow.demo.scenario import finish_result
-from ticketflow.demo.sink import SinkProcess
-from ticketflow.demo.waiting import wait_until
 from ticketflow.workers.tasks import TASK_NAME
+from ticketflow_lab.fault_injection import FaultPlan
+from ticketflow_lab.harness import Harness
+from ticketflow_lab.namespaces import RabbitMQVhost
+from ticketflow_lab.outcomes import EXPECT_EFFECT
+from ticketflow_lab.report import EventPlan, ScenarioFailed, ScenarioResult, envelope_body
+from ticketflow_lab.scenario import finish_result
+from ticketflow_lab.sink import SinkProcess
+from ticketflow_lab.waiting import wait_until
 
 # The driver must pause the pool process before the soft limit, after one rabbitmqctl
 # sample (~0.5 s idle, ~2.5 s measured on an overloaded 2-core box): 4 s leaves margin.

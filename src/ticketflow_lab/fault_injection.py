@@ -1,6 +1,6 @@
 """Test-only faults, injected around the real handler of a real worker, chosen by env.
 
-The worker module (``ticketflow.workers.celery_worker``) reads these knobs; the demo and
+The lab worker (``ticketflow_lab.worker_app``) reads these knobs; the demo and
 the integration tests set them through ``FaultPlan.to_env()``. Nothing here is active
 unless a ``TICKETFLOW_TEST_*`` variable is set, and the worker logs loudly when it is.
 
@@ -27,9 +27,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ticketflow.demo.attempt_log import AttemptLog
 from ticketflow.messaging.envelope import EventEnvelope
 from ticketflow.workers.policy import RetryableTaskError
+from ticketflow_lab.attempt_log import AttemptLog
 
 HOLD_BEFORE_EFFECT_ENV = "TICKETFLOW_TEST_HOLD_BEFORE_EFFECT"
 HOLD_AFTER_EFFECT_ENV = "TICKETFLOW_TEST_HOLD_AFTER_EFFECT"

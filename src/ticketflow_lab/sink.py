@@ -1,6 +1,6 @@
 """A tiny HTTP sink: the "dependency" the time-limit scenario pauses with SIGSTOP.
 
-``python -m ticketflow.demo.sink`` serves POST requests on 127.0.0.1 (a free port) and
+``python -m ticketflow_lab.sink`` serves POST requests on 127.0.0.1 (a free port) and
 prints ``listening on http://127.0.0.1:PORT/notify`` once it accepts connections. While
 it is stopped the kernel still accepts connections, so a client's request is sent and
 then waits for an answer that does not come: a stalled dependency, not a refused one.
@@ -57,7 +57,7 @@ class SinkProcess:
 
     def start(self) -> str:
         self._popen = subprocess.Popen(
-            [sys.executable, "-m", "ticketflow.demo.sink"],
+            [sys.executable, "-m", "ticketflow_lab.sink"],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             text=True,

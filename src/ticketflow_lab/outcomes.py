@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ticketflow.demo.timeline import render_table
+from ticketflow_lab.timeline import render_table
 
 # What a plan expects to find at the end, per event.
 EXPECT_EFFECT = "effect"

@@ -16,12 +16,12 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from ticketflow.demo.attempt_log import ATTEMPT_LOG_ENV, AttemptLog, AttemptRecord
-from ticketflow.demo.fault_injection import FaultPlan, release_path
-from ticketflow.demo.namespaces import QueueCounts, RabbitMQVhost
-from ticketflow.demo.timeline import TERMINAL_OUTCOMES, Action, build_attempts, render_timeline
-from ticketflow.demo.waiting import wait_until
-from ticketflow.demo.worker_process import WorkerLog, WorkerProcess
+from ticketflow_lab.attempt_log import ATTEMPT_LOG_ENV, AttemptLog, AttemptRecord
+from ticketflow_lab.fault_injection import FaultPlan, release_path
+from ticketflow_lab.namespaces import QueueCounts, RabbitMQVhost
+from ticketflow_lab.timeline import TERMINAL_OUTCOMES, Action, build_attempts, render_timeline
+from ticketflow_lab.waiting import wait_until
+from ticketflow_lab.worker_process import WorkerLog, WorkerProcess
 
 QUEUE = "celery"
 READY_TIMEOUT_SECONDS = 60.0

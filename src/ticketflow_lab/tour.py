@@ -1,4 +1,4 @@
-"""``python -m ticketflow.demo tour``: the embedded default, end to end, no server.
+"""``python -m ticketflow_lab tour``: the embedded default, end to end, no server.
 
 An eager Celery app and an in-memory SQLite database: every path of
 ``deliver_notification`` once (dispatched, duplicate, poison message, permanent failure,
@@ -104,7 +104,7 @@ def _tour(say: Callable[[str], object]) -> int:
         say(f"  {reason:<18} event={event_id or '-':<18} attempts={count}  body={body}")
     say(
         "\nnext: the lessons in lessons/, `grader list`, and on real services "
-        "`python -m ticketflow.demo worker-loss`."
+        "`python -m ticketflow_lab worker-loss`."
     )
     service.engine.dispose()
     return 0

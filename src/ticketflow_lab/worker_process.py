@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from types import TracebackType
 
-WORKER_MODULE = "ticketflow.workers.celery_worker"
+WORKER_MODULE = "ticketflow_lab.worker_app"
 STOP_TIMEOUT_SECONDS = 10.0
 PR_SET_PDEATHSIG = 1
 

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from ticketflow.demo.tour import run_tour
+from ticketflow_lab.tour import run_tour
 
 
 def test_tour_shows_every_end_and_converges() -> None:

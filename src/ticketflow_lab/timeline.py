@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from ticketflow.demo.attempt_log import AttemptRecord
+from ticketflow_lab.attempt_log import AttemptRecord
 
 TERMINAL_OUTCOMES = frozenset({"dispatched", "duplicate", "dead_lettered", "worker_lost_acked"})
 
