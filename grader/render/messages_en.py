@@ -196,4 +196,9 @@ MESSAGES: dict[str, str] = {
     "list.points": "Points",
     "list.status": "Status",
     "list.footer": "Run grader check <exercise> for detailed feedback.",
+    # -- release (instructors) ----------------------------------------------------------
+    "error.release_out_not_empty": "{out} exists and is not an empty folder. Choose a new output folder (grader release --out NEW_DIR).",
+    "error.release_out_inside": "The output folder {out} is inside the course folder {root}: choose a folder outside it.",
+    "error.release_redaction": "Could not remove these keys from a message catalogue: {keys}. No student copy was written; please report this.",
+    "release.done": "Student copy written to {out}: {files} files; what was left out is listed in {manifest}.",
 }

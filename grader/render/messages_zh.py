@@ -195,4 +195,9 @@ MESSAGES: dict[str, str] = {
     "list.points": "分数",
     "list.status": "状态",
     "list.footer": "运行 grader check <练习> 查看详细反馈。",
+    # -- release (instructors) ----------------------------------------------------------
+    "error.release_out_not_empty": "{out} 已存在且不是空文件夹。请换一个新的输出文件夹（grader release --out 新文件夹）。",
+    "error.release_out_inside": "输出文件夹 {out} 在课程目录 {root} 里面：请选择课程目录之外的文件夹。",
+    "error.release_redaction": "无法从消息目录中删除这些键：{keys}。学生版没有生成；请报告这个问题。",
+    "release.done": "学生版已写入 {out}：{files} 个文件；未包含的内容见 {manifest}。",
 }
