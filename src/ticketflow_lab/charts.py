@@ -76,6 +76,29 @@ def plotted_prefetch(figure: Any) -> list[dict[str, int]]:
     return rows
 
 
+def as_timeline(entries: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Journal entries with an attempt's outcome as its kind (retry / dead letter)."""
+    mapped = []
+    for entry in entries:
+        kind = entry["kind"]
+        if kind == "attempt" and entry.get("outcome") == "retry":
+            kind = "retry"
+        elif kind == "attempt" and entry.get("outcome") == "dead_lettered":
+            kind = "dead_letter"
+        mapped.append({**entry, "kind": kind})
+    return mapped
+
+
+def lane_names(entries: Iterable[Mapping[str, Any]], main_pid: int) -> dict[int, str]:
+    """The worker's main process first, then each pool process in order of appearance."""
+    names = {main_pid: "worker main process"}
+    for entry in sorted(entries, key=lambda e: float(e["t"])):
+        pid = int(entry["pid"])
+        if pid not in names:
+            names[pid] = f"pool process {len(names)}"
+    return names
+
+
 def timeline_points(
     entries: Iterable[Mapping[str, Any]], t0: float
 ) -> list[tuple[int, str, float]]:
@@ -116,7 +139,8 @@ def draw_timeline(
     axes.invert_yaxis()
     axes.grid(axis="x", alpha=0.3)
     axes.set_xlabel("seconds since the worker started")
-    axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small")
+    if axes.collections:  # a legend of nothing is a matplotlib warning
+        axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small")
     figure.tight_layout()
     return figure
 

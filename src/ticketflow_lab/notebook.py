@@ -36,17 +36,21 @@ Entry = dict[str, Any]
 
 
 def platform_problems(
-    *, os_name: str = os.name, has_fork: bool | None = None, celery_version: str | None = None
+    *,
+    live_worker: bool = True,
+    os_name: str = os.name,
+    has_fork: bool | None = None,
+    celery_version: str | None = None,
 ) -> list[str]:
-    """What this machine lacks for the live sections (empty: nothing)."""
+    """What this machine lacks (empty: nothing); ``live_worker``: fork and signals too."""
     import celery
 
     problems = []
     fork = hasattr(os, "fork") if has_fork is None else has_fork
-    if os_name != "posix" or not fork:
+    if live_worker and (os_name != "posix" or not fork):
         problems.append("POSIX 系统与 os.fork（prefork 池要 fork 出池进程）")
     missing = [name for name in NEEDED_SIGNALS if not hasattr(signals, name)]
-    if missing:
+    if live_worker and missing:
         problems.append("信号 " + ", ".join(missing))
     version = celery_version or celery.__version__
     if tuple(int(part) for part in version.split(".")[:2]) < MIN_CELERY:
@@ -54,19 +58,20 @@ def platform_problems(
     return problems
 
 
-def require_platform() -> str:
-    """Raise a clear error if the live sections cannot run here; else describe the platform."""
+def require_platform(*, live_worker: bool = True) -> str:
+    """Raise a clear error if the lesson cannot run here; else describe the platform."""
     import celery
     import sqlalchemy
 
-    problems = platform_problems()
+    problems = platform_problems(live_worker=live_worker)
     if problems:
         raise RuntimeError(
             "本课的实时实验需要：" + "；".join(problems) + "。请在 Linux 或 macOS 上运行"
             "（Windows 请用 WSL2）。"
         )
+    needs = "POSIX: fork + signals" if live_worker else "no fork or signals needed"
     return (
-        f"platform {sys.platform} (POSIX: fork + signals) | celery {celery.__version__} "
+        f"platform {sys.platform} ({needs}) | celery {celery.__version__} "
         f"| SQLAlchemy {sqlalchemy.__version__}"
     )
 
