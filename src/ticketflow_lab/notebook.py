@@ -10,6 +10,8 @@ execution of such a cell is a ``LiveRun``:
 * ``signal``: the only way a lesson signals a process. It refuses any pid that is not a
   pool process of the worker started in this run, so re-running a cell can never signal
   a stale (possibly reused) pid from an earlier run;
+* the worker's log file of a removed run is detached from ``logging`` (Celery would go on
+  writing there), so the next run's worker logs into its own folder;
 * ``require``: a live cell that depends on a setup cell says so in words, instead of a
   ``NameError`` — or worse, a stale log.
 """
@@ -92,6 +94,7 @@ class LiveRun:
         previous = LiveRun._latest.pop(lesson, None)
         if previous is not None:
             previous.remove()
+        _detach_finished_workers_queue_handlers()
         self.lesson = lesson
         self.folder = Path(tempfile.mkdtemp(prefix=f"ticketflow-{lesson}-"))
         self.journal = self.folder / "journal.jsonl"
@@ -167,4 +170,45 @@ def pool_pids(worker: Any) -> set[int]:
 
 def _remove_if_owner(folder: Path, owner: int) -> None:
     if os.getpid() == owner:  # never from a forked pool process
+        _detach_log_files(folder)
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def _detach_finished_workers_queue_handlers() -> None:
+    """Remove the root-logger handlers a finished ``start_worker`` (prefork) left behind.
+
+    Celery's test worker forwards its pool processes' records through a ``QueueHandler``
+    on the root logger and never removes it; while any handler is there, the next
+    worker's log-file setup is skipped. A live run starts only when no worker runs.
+    """
+    import logging
+
+    from celery.contrib.testing.worker import TestWorkController
+
+    root = logging.getLogger()
+    for handler in list(root.handlers):
+        if isinstance(handler, TestWorkController.QueueHandler):
+            root.removeHandler(handler)
+
+
+def _detach_log_files(folder: Path) -> None:
+    """Close the logging handlers that write into ``folder`` (a worker's log file).
+
+    Celery sets up the worker's log file once per process and keeps it while the root
+    logger has handlers; the next run's worker would keep writing into this run's file,
+    after it is gone. Without them, the next ``start_worker`` opens its own file.
+    """
+    import logging
+
+    loggers = [logging.getLogger()]
+    loggers += [
+        item
+        for item in logging.root.manager.loggerDict.values()
+        if isinstance(item, logging.Logger)
+    ]
+    for logger in loggers:
+        for handler in list(logger.handlers):
+            filename = getattr(handler, "baseFilename", None)
+            if filename and Path(filename).resolve().is_relative_to(folder.resolve()):
+                logger.removeHandler(handler)
+                handler.close()

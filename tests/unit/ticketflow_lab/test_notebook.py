@@ -91,3 +91,18 @@ def test_a_pid_that_is_not_this_runs_pool_process_is_never_signalled() -> None:
             child.kill()
             child.wait()
         run.remove()
+
+
+def test_a_removed_runs_log_file_is_detached_so_the_next_worker_logs_in_its_own_folder() -> None:
+    import logging
+
+    first = LiveRun("unit-log")
+    handler = logging.FileHandler(first.worker_log)
+    logging.getLogger().addHandler(handler)
+    try:
+        LiveRun("unit-log").remove()  # a new run removes the first, then itself
+        assert handler not in logging.getLogger().handlers
+        assert not first.folder.exists()
+    finally:
+        logging.getLogger().removeHandler(handler)
+        handler.close()
