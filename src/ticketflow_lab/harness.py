@@ -29,6 +29,9 @@ STARTED_TIMEOUT_SECONDS = 60.0
 PID_IN_LINE = r"pid=(?P<pid>\d+)\]"
 
 
+PROGRESS_EVERY_SECONDS = 5.0
+
+
 class Harness:
     def __init__(
         self,
@@ -194,11 +197,19 @@ class Harness:
     def wait_terminal(self, event_ids: set[str], *, timeout: float) -> bool:
         """Wait until every event reached an outcome and the queue is drained."""
 
+        next_progress = time.monotonic() + PROGRESS_EVERY_SECONDS
+
         def probe() -> bool:
-            if not event_ids <= self.terminal_events():
-                return False
+            nonlocal next_progress
+            finished = event_ids & self.terminal_events()
             counts = self.counts()
-            return counts.ready == 0 and counts.unacked == 0
+            if time.monotonic() >= next_progress:  # long waits show they are alive
+                next_progress += PROGRESS_EVERY_SECONDS
+                self.say(
+                    f"[+{time.time() - self.started_at:6.2f}s] waiting: "
+                    f"{len(finished)}/{len(event_ids)} events finished; broker: {counts}"
+                )
+            return finished == event_ids and counts.ready == 0 and counts.unacked == 0
 
         try:
             wait_until(probe, timeout=timeout, what="every event to finish", interval=0.2)

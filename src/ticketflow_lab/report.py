@@ -13,6 +13,9 @@ from ticketflow_lab.outcomes import EventFacts, render_facts
 from ticketflow_lab.timeline import Action, Attempt, attempts_of, build_attempts, render_timeline
 
 LEGEND = """\
+  time         seconds since the demo started, in the order things happened: an attempt's
+               row is at its outcome (or at its start when its process died first); a '>>'
+               row is when the driver did or saw it
   tag          the broker's delivery tag (per channel: it starts again at 1 after a reconnect)
   redelivered  RabbitMQ's flag: this message was delivered before and not ACKed
   retries      Celery's request.retries: task retries only, a redelivery does not count

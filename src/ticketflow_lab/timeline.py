@@ -132,12 +132,18 @@ def render_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[s
 def render_timeline(
     attempts: Sequence[Attempt], actions: Sequence[Action], *, started_at: float
 ) -> str:
-    """A readable table: time, event, delivery tag, redelivered, retries, pid, outcome."""
+    """A readable table: time, event, delivery tag, redelivered, retries, pid, outcome.
+
+    Rows are in the order things happened: an attempt at the time of its outcome (or of
+    its start, when its process died before reporting one), a driver's action at the
+    time it was done or seen.
+    """
     header = ["time", "event", "tag", "redelivered", "retries", "pid", "outcome"]
     rows: list[tuple[float, int, list[str]]] = []
     for attempt in attempts:
+        at = attempt.ended if attempt.ended is not None else attempt.time
         cells = [
-            f"+{attempt.time - started_at:6.2f}s",
+            f"+{at - started_at:6.2f}s",
             attempt.event_id,
             _cell(attempt.delivery_tag),
             _cell(attempt.redelivered),
@@ -145,7 +151,7 @@ def render_timeline(
             _cell(attempt.pid),
             attempt.describe_outcome(),
         ]
-        rows.append((attempt.time, 1, cells))
+        rows.append((at, 1, cells))
     for action in actions:
         rows.append((action.time, 0, [f"+{action.time - started_at:6.2f}s", f">> {action.text}"]))
     rows.sort(key=lambda item: (item[0], item[1]))
