@@ -15,8 +15,8 @@ REPO = Path(__file__).resolve().parents[3]
 
 
 def test_concept_texts_are_removed_one_line_and_block() -> None:
-    source = (FILES / "catalogue.py").read_text(encoding="utf-8")
-    assert _without_concepts(source) == (FILES / "catalogue-redacted.py").read_text("utf-8")
+    source = (FILES / "catalogue.txt").read_text(encoding="utf-8")
+    assert _without_concepts(source) == (FILES / "catalogue-redacted.txt").read_text("utf-8")
 
 
 def test_an_unknown_catalogue_layout_is_refused_rather_than_shipped() -> None:
