@@ -202,14 +202,16 @@ class Harness:
         def probe() -> bool:
             nonlocal next_progress
             finished = event_ids & self.terminal_events()
-            counts = self.counts()
             if time.monotonic() >= next_progress:  # long waits show they are alive
                 next_progress += PROGRESS_EVERY_SECONDS
                 self.say(
                     f"[+{time.time() - self.started_at:6.2f}s] waiting: "
-                    f"{len(finished)}/{len(event_ids)} events finished; broker: {counts}"
+                    f"{len(finished)}/{len(event_ids)} events finished; broker: {self.counts()}"
                 )
-            return finished == event_ids and counts.ready == 0 and counts.unacked == 0
+            if finished != event_ids:
+                return False
+            counts = self.counts()  # a rabbitmqctl call: only once every event finished
+            return counts.ready == 0 and counts.unacked == 0
 
         try:
             wait_until(probe, timeout=timeout, what="every event to finish", interval=0.2)
