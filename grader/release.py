@@ -18,7 +18,7 @@ from __future__ import annotations
 import ast
 import json
 import shutil
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -62,8 +62,15 @@ class Release:
     redacted: tuple[Entry, ...]
 
 
-def build_release(root: Path, out: Path, progress: Callable[[str], None] = print) -> Release:
-    """Write the student copy of the course at ``root`` into ``out`` (new or empty)."""
+Progress = Callable[[str, Mapping[str, str]], None]
+
+
+def build_release(root: Path, out: Path, progress: Progress | None = None) -> Release:
+    """Write the student copy of the course at ``root`` into ``out`` (new or empty).
+
+    ``progress(message_id, params)`` is told each step (a catalogue message).
+    """
+    say = progress or (lambda _id, _params: None)
     root = root.resolve()
     out = out.resolve()
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
@@ -73,12 +80,12 @@ def build_release(root: Path, out: Path, progress: Callable[[str], None] = print
     out.mkdir(parents=True, exist_ok=True)
     files: list[str] = []
     for name in SHIPPED:
-        progress(f"copy {name}")
+        say("release.step.copy", {"name": name})
         files += _copy(root, out, name)
     _mark_readme(out / "README.md")
-    progress("write exercise statements and starters")
+    say("release.step.exercises", {})
     files += _write_exercises(root, out)
-    progress("redact the prose rubrics and their catalogue texts")
+    say("release.step.redact", {})
     redacted = _redact(out)
     left_out = _left_out(root)
     release = Release(out, tuple(sorted(set(files))), left_out, redacted)

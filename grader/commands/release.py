@@ -36,7 +36,11 @@ def run(args: argparse.Namespace, lang: str, as_json: bool) -> int:
     from grader.render.catalog import render_message
 
     root = find_course_root(args.root)
-    release = build_release(root, args.out, progress=lambda step: print(step, file=sys.stderr))
+    release = build_release(
+        root,
+        args.out,
+        progress=lambda key, params: print(render_message(key, params, lang), file=sys.stderr),
+    )
     if as_json:
         summary = {
             "out": str(release.out),

@@ -201,4 +201,7 @@ MESSAGES: dict[str, str] = {
     "error.release_out_inside": "The output folder {out} is inside the course folder {root}: choose a folder outside it.",
     "error.release_redaction": "Could not remove these keys from a message catalogue: {keys}. No student copy was written; please report this.",
     "release.done": "Student copy written to {out}: {files} files; what was left out is listed in {manifest}.",
+    "release.step.copy": "copy {name}",
+    "release.step.exercises": "write the exercise statements and fresh starters",
+    "release.step.redact": "redact the prose rubrics and their point texts",
 }

@@ -200,4 +200,7 @@ MESSAGES: dict[str, str] = {
     "error.release_out_inside": "输出文件夹 {out} 在课程目录 {root} 里面：请选择课程目录之外的文件夹。",
     "error.release_redaction": "无法从消息目录中删除这些键：{keys}。学生版没有生成；请报告这个问题。",
     "release.done": "学生版已写入 {out}：{files} 个文件；未包含的内容见 {manifest}。",
+    "release.step.copy": "复制 {name}",
+    "release.step.exercises": "写入题面和全新的起始文件",
+    "release.step.redact": "删去文字题评分规则及其要点文字",
 }

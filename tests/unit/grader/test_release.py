@@ -29,14 +29,14 @@ def test_an_unknown_catalogue_layout_is_refused_rather_than_shipped() -> None:
 def test_a_non_empty_output_folder_is_refused(tmp_path: Path) -> None:
     (tmp_path / "keep.txt").write_text("mine")
     with pytest.raises(UsageError) as raised:
-        build_release(REPO, tmp_path, progress=lambda _: None)
+        build_release(REPO, tmp_path, progress=lambda _key, _params: None)
     assert raised.value.message_id == "error.release_out_not_empty"
     assert [p.name for p in tmp_path.iterdir()] == ["keep.txt"]
 
 
 def test_an_output_folder_inside_the_course_is_refused() -> None:
     with pytest.raises(UsageError) as raised:
-        build_release(REPO, REPO / "build" / "student", progress=lambda _: None)
+        build_release(REPO, REPO / "build" / "student", progress=lambda _key, _params: None)
     assert raised.value.message_id == "error.release_out_inside"
     assert not (REPO / "build" / "student").exists()
 
