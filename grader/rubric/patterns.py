@@ -85,7 +85,12 @@ def _re_compile(pattern: str) -> Pattern:
 
 @cache
 def engine() -> str:
-    """``re2`` when google-re2 imports, else ``re`` (the pure-Python fallback)."""
+    """``re2`` when google-re2 imports, else ``re`` (the pure-Python fallback);
+    ``GRADER_RUBRIC_ENGINE=re`` forces the fallback (to measure or test it)."""
+    import os
+
+    if os.environ.get("GRADER_RUBRIC_ENGINE") == "re":
+        return "re"
     return "re2" if _re2_compiler() is not None else "re"
 
 

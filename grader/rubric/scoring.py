@@ -19,13 +19,13 @@ from typing import Literal
 from grader.exercises.spec import Concept, ProseExercise
 from grader.rubric.negation import negated
 from grader.rubric.patterns import compiled, engine
-from grader.rubric.stuffing import normalized, repeated_across_sections, stuffed
+from grader.rubric.stuffing import normalized, repeated_sentences, stuffed
 from grader.rubric.text import Answer, Sentence, read_answer
 
 #: Seconds scoring may take; what is left unscored is reported as "not judged".
 TIME_BUDGET = 0.5
 #: Matches of one term looked at per sentence.
-MAX_MATCHES = 4
+MAX_MATCHES = 32
 
 Status = Literal["found", "negated", "stuffed", "missing", "not_judged"]
 _RANK: dict[Status, int] = {"found": 4, "negated": 2, "stuffed": 3, "missing": 0, "not_judged": 1}
@@ -111,7 +111,7 @@ def score_answer(
     deadline = clock() + budget
     answer = read_answer(submitted, template, exercise.sections)
     home = {c.name: (c.sections[0] if c.sections else "") for c in exercise.concepts}
-    repeated = repeated_across_sections((s.text, s.section) for s in answer.sentences)
+    repeated = repeated_sentences((s.text, s.section) for s in answer.sentences)
     state: dict[str, tuple[Status, str]] = {}
     timed_out = False
     for sentence in answer.sentences:

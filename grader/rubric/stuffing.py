@@ -7,7 +7,9 @@ terms and
   zh or en) outside the rubric terms;
 - or it is a list: rubric terms make up more than ``MAX_COVERAGE`` of its words;
 - or it reaches concepts of ``MAX_SECTIONS`` or more different template sections at once;
-- or the same sentence stands in two or more sections (pasted under every heading).
+- or it is a chant: fewer than ``MIN_VARIETY`` of its words are distinct;
+- or the same sentence stands in two or more sections (pasted under every heading), or
+  three or more times anywhere.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from collections.abc import Iterable, Sequence
 
 MAX_COVERAGE = 0.75
 MAX_SECTIONS = 3
+MIN_VARIETY = 0.35
+MIN_WORDS_FOR_VARIETY = 12
 
 _ZH_CONNECTORS = re.compile(
     "[的了是会就把被在时后而但都也还又再才让给对从到由这那它要能用和与并即于以为着过将因所如若则"
@@ -79,19 +83,30 @@ def stuffed(sentence: str, spans: Sequence[tuple[int, int]], sections_reached: i
         return False
     if sections_reached >= MAX_SECTIONS:
         return True
+    if chant(sentence):
+        return True
     spans = keyword_spans(spans)
     return not has_connector(sentence, spans) or coverage(sentence, spans) > MAX_COVERAGE
+
+
+def chant(sentence: str) -> bool:
+    words = [found.group().lower() for found in _TOKEN.finditer(sentence)]
+    words = [word for word in words if word.isalnum()]
+    return len(words) >= MIN_WORDS_FOR_VARIETY and len(set(words)) < MIN_VARIETY * len(words)
 
 
 def normalized(sentence: str) -> str:
     return "".join(char for char in sentence.lower() if char.isalnum())
 
 
-def repeated_across_sections(sentences: Iterable[tuple[str, str]]) -> frozenset[str]:
-    """Normalised texts of the sentences that appear in two or more sections."""
-    seen: dict[str, set[str]] = {}
+def repeated_sentences(sentences: Iterable[tuple[str, str]]) -> frozenset[str]:
+    """Normalised texts of the sentences that appear in two or more sections, or three or
+    more times."""
+    seen: dict[str, list[str]] = {}
     for text, section in sentences:
         key = normalized(text)
         if len(key) >= 8:
-            seen.setdefault(key, set()).add(section)
-    return frozenset(key for key, where in seen.items() if len(where) >= 2)
+            seen.setdefault(key, []).append(section)
+    return frozenset(
+        key for key, where in seen.items() if len(set(where)) >= 2 or len(where) >= 3
+    )
