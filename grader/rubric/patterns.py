@@ -53,9 +53,11 @@ def lint(pattern: str) -> None:
             raise UnboundedPattern(f"unbounded {char!r} in {pattern!r}")
         elif char == "{":
             close = pattern.find("}", index)
-            low, _, high = pattern[index + 1 : close].partition(",")
+            _, _, high = pattern[index + 1 : close].partition(",")
             if close < 0 or not high.strip().isdigit() or int(high) > MAX_BOUND:
-                raise UnboundedPattern(f"repetition must be {{m,n}} with n <= {MAX_BOUND}: {pattern!r}")
+                raise UnboundedPattern(
+                    f"repetition must be {{m,n}} with n <= {MAX_BOUND}: {pattern!r}"
+                )
             if previous == ")":
                 raise UnboundedPattern(f"a repeated group can backtrack: {pattern!r}")
             index = close
@@ -65,7 +67,7 @@ def lint(pattern: str) -> None:
 
 def _re2_compiler() -> Callable[[str], Pattern] | None:
     try:
-        import re2  # type: ignore[import-not-found,unused-ignore]
+        import re2  # type: ignore[import-untyped,import-not-found,unused-ignore]
     except ImportError:
         return None
 

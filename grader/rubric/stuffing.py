@@ -28,12 +28,15 @@ _ZH_CONNECTORS = re.compile(
 )
 _EN_WORD = re.compile(r"[a-z']{1,20}", re.I)
 _TOKEN = re.compile(r"[A-Za-z0-9_]{1,40}|[^\x00-\x7f]")
-_EN_CONNECTORS = frozenset(
-    """the a an is are was were be been being will would does do did it its this that so
-    because if when then to of in on by with has have had can could must should may might
-    into after before while which who there they he she we you as until since from at than
-    gets got get makes made sees saw finds found goes went comes came keeps means""".split()
-)
+_EN_CONNECTORS = frozenset((
+    "the", "a", "an", "is", "are", "was", "were", "be", "been", "being", "will", "would",
+    "does", "do", "did", "it", "its", "this", "that", "so", "because", "if", "when", "then",
+    "to", "of", "in", "on", "by", "with", "has", "have", "had", "can", "could", "must",
+    "should", "may", "might", "into", "after", "before", "while", "which", "who", "there",
+    "they", "he", "she", "we", "you", "as", "until", "since", "from", "at", "than", "gets",
+    "got", "get", "makes", "made", "sees", "saw", "finds", "found", "goes", "went", "comes",
+    "came", "keeps", "means",
+))  # fmt: skip
 
 
 #: A term match longer than this is "word, gap, word": only its ends count as rubric words,
@@ -107,6 +110,4 @@ def repeated_sentences(sentences: Iterable[tuple[str, str]]) -> frozenset[str]:
         key = normalized(text)
         if len(key) >= 8:
             seen.setdefault(key, []).append(section)
-    return frozenset(
-        key for key, where in seen.items() if len(set(where)) >= 2 or len(where) >= 3
-    )
+    return frozenset(key for key, where in seen.items() if len(set(where)) >= 2 or len(where) >= 3)

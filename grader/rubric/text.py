@@ -85,7 +85,8 @@ def read_answer(submitted: str, template: str, sections: tuple[Section, ...]) ->
     text = strip_comments(submitted[:MAX_CHARS])
     drop = placeholders(template)
     paragraphs: list[tuple[str, str]] = []  # (section, paragraph text)
-    current, section, sectioned, chars = [], "", False, 0
+    current: list[str] = []
+    section, sectioned, chars = "", False, 0
 
     def flush() -> None:
         if current:
