@@ -21,6 +21,7 @@ ACK_NOT_YET = (
 REDELIVER = (
     r"重投|重新投递|重新交付|再次投递|重新入队|重新放回|再投递|再次交付|重新派发|re-?deliver|re-?queue"
     r"|deliver(s|ed)? (it |the message |the task )?again|broker" + NEAR + r"(重发|再发)"
+    r"|(hands?|gives?|sends?|passes?|puts?|delivers?) .{0,25}\bagain"
 )
 RETRY = r"retr(y|ies|ied)|重试"
 
@@ -58,9 +59,10 @@ EXERCISE = ProseExercise(
             "receipt_makes_duplicate_a_no_op",
             (
                 (
-                    r"receipt|回执|收据|凭据|凭证|唯一约束|唯一键|唯一索引|unique|去重表|处理记录|event_id|事件 ?id",
+                    r"receipt|回执|收据|凭据|凭证|唯一约束|唯一键|唯一索引|unique|去重表|处理记录|event.id|事件 ?id|dedupe? record|record",
                     r"duplicate|no-?op|重复|空操作|去重|幂等|跳过|忽略|直接返回|不再(执行|发|通知|处理)|识别|认出|skip|ignor|idempot|dedup"
-                    r"|already (processed|handled|done|seen|there|exists|recorded)|已(经)?(处理|存在|执行|记录)|什么都不做",
+                    r"|already (processed|handled|done|seen|there|exists|recorded)|已(经)?(处理|存在|执行|记录)|什么都不做"
+                    r"|does nothing|do nothing|nothing happens|returns? (early|immediately|at once)",
                 ),
             ),
             sections=("b", "conclusion"),

@@ -8,8 +8,8 @@ from grader.exercises.spec import Concept, ProseExercise, Section
 
 CRASH = r"崩溃|kill|挂掉|挂了|宕机|死掉|中断|断电|被杀|crash|die[sd]?\b|killed|power"
 RECEIPT = r"receipt|回执|收据"
-LOST = r"丢|遗漏|漏掉|漏发|永远不会|再也不会?|没有发|没发|没有写|没写出|没送出|发不出|收不到|\blost\b|\blose|never (sent|delivered|goes out|notif|arrive|happen)|missing|dropped|gone|not sent"
-AGAIN = r"重投|重新投递|再次投递|再次交付|再交付|重新交付|再投递|redeliver|comes back|第二次|重新执行|再次执行"
+LOST = r"丢|遗漏|漏掉|漏发|永远不会|再也不会?|没有发|没发|没有写|没写出|没送出|发不出|收不到|\blost\b|\blose|never (sent|delivered|goes out|notif|arrive|happen)|missing|dropped|gone|not sent|nobody (ever )?gets|no one (ever )?gets|never (gets|receives)"
+AGAIN = r"next delivery|no (receipt|record)|重投|重新投递|再次投递|再次交付|再交付|重新交付|再投递|redeliver|comes back|第二次|重新执行|再次执行"
 TWICE = r"重复|两次|再次发送|再发一次|又发|又写|又通知|多次|再通知一次|再写一次|duplicate|twice|double|second (notification|email|time)"
 
 EXERCISE = ProseExercise(
@@ -37,7 +37,8 @@ EXERCISE = ProseExercise(
                 (
                     r"重投|重新投递|再次投递|再次执行|再交付|再次交付|重新交付|再投递|重试|第二次|再次到达|重新执行|再执行|再来|redeliver|retry|second|again|re-?run",
                     r"已存在|已经存在|已经有|已有|视为重复|当作重复|当成重复|认为" + NEAR + r"重复|判定" + NEAR + r"重复|跳过|忽略|直接返回|不再处理|什么都不做"
-                    r"|duplicate|no-?op|skip|ignor|already (exists|there|present|committed|recorded|in)|treat[a-z]{0,3} it as",
+                    r"|duplicate|no-?op|skip|ignor|already (exists|there|present|committed|recorded|in|handled|processed|done|seen)|treat[a-z]{0,3} it as"
+                    r"|does nothing|do nothing|nothing happens",
                 ),
             ),
             sections=("receipt_first", "conclusion"),
@@ -72,7 +73,7 @@ EXERCISE = ProseExercise(
             "fix_is_one_transaction",
             (
                 (r"(同一|一个|单个|同个|一次)[个次]?" + NEAR + r"事务|原子|一起提交|一起回滚|同时提交|一并提交|同时成功",),
-                (r"(same|one|single)" + NEAR + r"transaction|atomic|commit[a-z]{0,3} (them |both )?together|together in one",),
+                (r"(same|one|single)[^,]{0,20}transaction|atomic|commit[a-z]{0,3} (them |both )?together|together in one",),
             ),
             sections=("conclusion",),
         ),

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 ZH_WINDOW = 6
 EN_WINDOW = 3
 
-_CLAUSE_BREAK = re.compile(r"[，,：:、（）()]|\bbut\b|但是|但|而是|而且|然而|however", re.I)
+_CLAUSE_BREAK = re.compile(r"[，,：:；;、（）()]|\bbut\b|但是|但|而是|而且|然而|however", re.I)
 _ZH_NEGATOR = re.compile(r"[不没无未非别勿]")
 #: Words that start with a negator character but do not negate what follows.
 _ZH_NOT_NEGATION = (

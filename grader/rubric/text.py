@@ -28,8 +28,9 @@ MAX_HEADING = 200
 
 _HEADING = re.compile(r"#{1,6}[ \t]")
 _BULLET = re.compile(r"([-*+•]|\d{1,3}[.)、]|\(?[a-zA-Z一二三四五六][).、])[ \t]?")
-#: Sentence ends: zh/en punctuation, or a full stop before a space / end of line.
-_SENTENCE_END = re.compile(r"[。！？!?；;]|\.(?=\s|$)")
+#: Sentence ends: zh/en punctuation, or a full stop before a space / end of line (a
+#: semicolon joins two clauses of one sentence: it is a clause break for negation only).
+_SENTENCE_END = re.compile(r"[。！？!?]|\.(?=\s|$)")
 
 
 @dataclass(frozen=True)
