@@ -55,3 +55,21 @@ def test_missing_points_are_advice_naming_the_section() -> None:
     assert missing.message.id == "concept.missing" and missing.points == 0
     found = checks["concept:sqlite_loser"]
     assert found.passed and found.message.params["section"].id == "rubric.section.whole"  # type: ignore[union-attr]
+
+
+def test_a_students_own_heading_is_never_scored() -> None:
+    text = "## 唯一约束决定谁赢：先提交的事务获胜\n\n（这一节我还没想好怎么写，先留着占位。）\n"
+    result = score_answer(SPEC, text, TEMPLATE)
+    assert result.score == 0
+
+
+def test_a_timed_out_scoring_is_reported_as_a_scope_note() -> None:
+    from grader.rubric.checks import checks_of
+
+    ticks = itertools.count()
+    text = "两个事务同时 SELECT，都查不到 receipt，这是竞态。" * 30
+    result = score_answer(SPEC, text, "", budget=0.5, clock=lambda: float(next(ticks)))
+    checks = checks_of(SPEC, result)
+    scope = next(c for c in checks if c.name == "scope")
+    assert scope.message.id == "prose.timed_out" and scope.max_points == 0
+    assert {c.message.id for c in checks if c.name.startswith("concept:")} == {"concept.not_judged"}
