@@ -66,7 +66,8 @@ EXERCISE = ProseExercise(
             (
                 (r"之间|中间|间隙|窗口|空隙|缝隙|两步|两次提交|两个事务|between|window|gap|in the middle", CRASH),
                 (CRASH, r"(提交|commit|插入|写)" + NEAR + r"(之后|以后|后|之前|以前|前)|(之后|以后|之前|以前)" + NEAR + r"(提交|插入|写)"),
-                (CRASH, r"(after|before) (the |it |its )?(first |second |receipt |effect |notification )?(commit|insert|write)"),
+                (CRASH, r"(after|before) .{0,25}(commit|insert|writ|record|sen[dt])"),
+                (r"between (the |two |both )?(separate )?(commits|transactions|writes)|(两次|两个|两步)(提交|写入|事务)?之间",),
             ),
         ),
         Concept(

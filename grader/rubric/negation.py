@@ -21,7 +21,8 @@ _ZH_NEGATOR = re.compile(r"[不没无未非别勿]")
 #: Words that start with a negator character but do not negate what follows.
 _ZH_NOT_NEGATION = (
     "不仅", "不只", "不但", "不光", "不止", "不单", "不管", "不同", "不断", "无论", "非常",
-    "并非只", "不一样", "无关", "未来", "不久",
+    "并非只", "不一样", "无关", "未来", "不久", "不少", "不错", "不停", "非得", "无疑", "除非",
+    "别的", "别人", "别处", "区别", "分别", "特别", "类别", "级别", "差别", "告别",
 )  # fmt: skip
 _EN_WORD = re.compile(r"[a-z']{1,20}", re.I)
 _EN_NEGATORS = frozenset({"not", "no", "never", "without", "cannot", "neither", "nor", "none"})

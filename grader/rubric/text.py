@@ -81,10 +81,23 @@ def section_of(heading: str, sections: tuple[Section, ...]) -> str | None:
     return None
 
 
+#: Invisible characters that would split a word (zero-width spaces and joiners, BOM, soft hyphen).
+_INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"))
+
+
+def normalize(text: str) -> str:
+    """NFKC (full-width ＡＣＫ and ，：；（） as typed with a Chinese IME become ASCII), curly
+    apostrophes straight, invisible characters gone; cut again to ``MAX_CHARS``."""
+    import unicodedata
+
+    text = unicodedata.normalize("NFKC", text).translate(_INVISIBLE)
+    return text.replace("\u2019", "'").replace("\u2018", "'")[:MAX_CHARS]
+
+
 def read_answer(submitted: str, template: str, sections: tuple[Section, ...]) -> Answer:
     capped = len(submitted) > MAX_CHARS
-    text = strip_comments(submitted[:MAX_CHARS])
-    drop = placeholders(template)
+    text = strip_comments(normalize(submitted[:MAX_CHARS]))
+    drop = placeholders(normalize(template))
     paragraphs: list[tuple[str, str]] = []  # (section, paragraph text)
     current: list[str] = []
     section, sectioned, chars = "", False, 0

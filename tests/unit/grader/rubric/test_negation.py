@@ -52,3 +52,13 @@ def test_a_negator_inside_another_rubric_term_does_not_deny() -> None:
     ack_term = (sentence.index("还没"), sentence.index("就"))
     assert _negated(sentence, "重投")
     assert not _negated(sentence, "重投", (ack_term,))
+
+
+@pytest.mark.parametrize(
+    ("sentence", "term"),
+    [("broker 把消息交给别的进程重投。", "重投"), ("两者有区别：重投不是重试。", "重投")],
+)
+def test_words_that_merely_contain_a_negator_character_do_not_deny(
+    sentence: str, term: str
+) -> None:
+    assert not _negated(sentence, term)

@@ -44,3 +44,8 @@ def test_long_input_is_capped_and_long_sentences_cut() -> None:
     answer = read_answer("x" * (MAX_CHARS + 10), "", ())
     assert answer.capped
     assert max(len(s.text) for s in answer.sentences) <= MAX_SENTENCE
+
+
+def test_full_width_letters_curly_apostrophes_and_invisible_characters_are_normalised() -> None:
+    answer = read_answer("Ｔｈｅ broker doesn’t re\u200bdeliver ｉｔ。", "", ())
+    assert [s.text for s in answer.sentences] == ["The broker doesn't redeliver it。"]
