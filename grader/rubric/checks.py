@@ -44,9 +44,10 @@ def checks_of(exercise: ProseExercise, result: RubricResult) -> tuple[CheckResul
     if result.chars < exercise.min_chars:
         too_short = msg("prose.too_short", chars=result.chars, needed=exercise.min_chars)
         checks.append(failed_check("length", 0.0, too_short))
+    # A note worth 0 points, shown as not passed so that the text report prints it.
     if result.timed_out:
-        checks.append(passed_check("scope", 0.0, msg("prose.timed_out")))
+        checks.append(failed_check("scope", 0.0, msg("prose.timed_out")))
     elif result.capped:
-        checks.append(passed_check("scope", 0.0, msg("prose.capped", chars=MAX_CHARS)))
+        checks.append(failed_check("scope", 0.0, msg("prose.capped", chars=MAX_CHARS)))
     checks.extend(concept_check(exercise, concept) for concept in result.concepts)
     return tuple(checks)
