@@ -13,7 +13,6 @@ import collections
 import contextlib
 import gc
 import importlib
-import json
 import os
 import selectors
 import shutil
@@ -254,17 +253,28 @@ class Host:
             del self.runs[run.proc.top]
             if run.proc.workdir:
                 shutil.rmtree(run.proc.workdir, ignore_errors=True)
+            self._send_result(run)
+
+    def _send_result(self, run: Run) -> None:
+        """The run's result; a fault while building it stays inside that run. The channel is
+        the only structured input a run controls, so the second try goes without it."""
+        try:
             self.send(report.finish(run, self.mode))
+            return
+        except Exception:
+            dropped = run.channel.dropped + len(run.channel.records) + 1
+            run.channel = ChannelReader(0)
+            run.channel.dropped = dropped
+        try:
+            self.send(report.finish(run, self.mode))
+        except Exception as exc:
+            self.send({"op": "error", "id": run.rid, "message": f"could not report: {exc!r}"})
 
     def _parse_status(self, run: Run) -> None:
         if run.student_pid is None and b"\n" in run.status_lines:
-            for line in run.status_lines.splitlines():
-                try:
-                    message = json.loads(line)
-                except ValueError:
-                    continue
-                if isinstance(message, dict) and isinstance(message.get("started"), int):
-                    run.student_pid = message["started"]
+            started = report.read_status(run.status_lines).get("started")
+            if started is not None and started not in (os.getpid(), os.getpgid(0)):
+                run.student_pid = started
 
     def _flush(self) -> None:
         if self.outbuf:
