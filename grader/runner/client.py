@@ -6,6 +6,7 @@ import atexit
 import contextlib
 import json
 import os
+import shutil
 import subprocess
 import sys
 import threading
@@ -14,6 +15,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from grader.runner import cgroups
 from grader.runner.model import (
     ISOLATION_MODES,
     Observations,
@@ -94,6 +96,8 @@ class ForkServer:
         #: Whether student code runs as uid 65534 (always in "namespaces" mode; in "rlimits"
         #: mode only when the host is root and nobody can reach the Python installation).
         self.runs_as_nobody: bool = bool(ready.get("as_nobody"))
+        #: What the host leaves behind if it dies before its own cleanup ("rlimits").
+        self.cleanup: dict[str, str] = _cleanup_of(ready)
 
     # -- public API --------------------------------------------------------------------
 
@@ -167,6 +171,7 @@ class ForkServer:
             proc.wait()
         if proc.stdout and not proc.stdout.closed:
             proc.stdout.close()
+        _clean_after_host(getattr(self, "cleanup", {}))
         self._broken = self._broken or "closed"
 
     def __enter__(self) -> ForkServer:
@@ -203,6 +208,23 @@ class ForkServer:
         if self._proc.poll() is None:
             self._proc.kill()
         self.close()
+
+
+def _cleanup_of(ready: dict[str, Any]) -> dict[str, str]:
+    found = ready.get("cleanup")
+    if not isinstance(found, dict):
+        return {}
+    return {k: v for k, v in found.items() if k in ("cgroup", "scratch") and isinstance(v, str)}
+
+
+def _clean_after_host(cleanup: dict[str, str]) -> None:
+    """The host is gone; if it died before cleaning up (killed by a run with its uid, in
+    "rlimits" mode), kill what is left in its cgroup and remove its scratch directory."""
+    if "cgroup" in cleanup:
+        cgroups.clean(cleanup["cgroup"])
+    scratch = cleanup.get("scratch", "")
+    if os.path.basename(scratch).startswith("grader-host-") and os.path.isdir(scratch):
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
 def host_sys_path() -> list[str]:

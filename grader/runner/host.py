@@ -18,12 +18,13 @@ import selectors
 import shutil
 import signal
 import sys
+import tempfile
 import time
 import traceback
 from dataclasses import dataclass, field
 from typing import Any
 
-from grader.runner import report, sandbox, spawn
+from grader.runner import cgroups, report, sandbox, spawn
 from grader.runner.channel import ChannelReader
 from grader.runner.model import RunnerError, RunRequest
 from grader.runner.protocol import FrameDecoder, encode, write_all
@@ -50,6 +51,8 @@ class Run:
     kill_reason: str | None = None
     student_pid: int | None = None
     swept: bool = False
+    #: The run's cgroup directory ("rlimits" mode, where cgroup v2 is writable).
+    group: str | None = None
 
     @property
     def deadline(self) -> float:
@@ -65,6 +68,7 @@ class Host:
         self.drop = mode == "namespaces" or (
             os.geteuid() == 0 and not sandbox.unreachable_for_nobody(needed)
         )
+        self.groups, self.scratch = _run_housing(mode)
         self.sel = selectors.DefaultSelector()
         self.decoder = FrameDecoder()
         self.outbuf = bytearray()
@@ -155,11 +159,13 @@ class Host:
         rid = self.pending[0][0]
         box = [self.pending.popleft()[1]]
         try:
+            group = self.groups.run(rid) if self.groups else None
             proc = spawn.launch(
                 box,
                 mode=self.mode,
                 hide=self.hide,
                 plan=self.plan,
+                housing=(group, self.scratch),
                 drop=self.drop,
                 forget=self._forget,
             )
@@ -169,7 +175,7 @@ class Host:
         request = box[0]  # only the host gets here; the child emptied its own copy of the box
         fds = {proc.out_r: "out", proc.err_r: "err", proc.chan_r: "chan", proc.stat_r: "stat"}
         channel = ChannelReader(request.limits.record_bytes)
-        run = Run(rid, request, proc, time.monotonic(), fds, channel)
+        run = Run(rid, request, proc, time.monotonic(), fds, channel, group=group)
         self.runs[proc.top] = run
         for fd in fds:
             os.set_blocking(fd, False)
@@ -236,12 +242,8 @@ class Host:
                 self._kill(run, "wall")
             if run.ended is None:
                 continue
-            unclean = run.kill_reason is not None or b'"exit"' not in run.status_lines
-            if self.mode == "rlimits" and unclean and not run.swept:
-                # the supervisor died before cleaning up: its leftovers were re-parented to
-                # us (a subreaper) and die now
-                spawn.sweep(os.getpid(), exclude=set(self.runs))
-                run.swept = True
+            if self.mode == "rlimits" and not run.swept:
+                self._end_processes(run)
             if run.open_fds and now < run.ended + DRAIN_GRACE:
                 continue
             for fd in list(run.open_fds):
@@ -254,6 +256,30 @@ class Host:
             if run.proc.workdir:
                 shutil.rmtree(run.proc.workdir, ignore_errors=True)
             self._send_result(run)
+
+    def _end_processes(self, run: Run) -> None:
+        """rlimits: the run is over, so is every process it started. Its cgroup is killed,
+        then whatever was re-parented to us (a subreaper) and is no active run's supervisor:
+        always, since a student with our uid can forge its supervisor's report and kill it."""
+        run.swept = True
+        if self.groups and run.group:
+            self.groups.end_run(run.group)
+        spawn.sweep(os.getpid(), exclude=set(self.runs) - {run.proc.top})
+
+    def release(self) -> None:
+        """At exit: nothing of any run survives the host, nor any of its files."""
+        if self.mode == "rlimits":
+            if self.groups:
+                self.groups.close()
+            spawn.sweep(os.getpid())
+        if self.scratch:
+            shutil.rmtree(self.scratch, ignore_errors=True)
+
+    @property
+    def cleanup(self) -> dict[str, str]:
+        """What the client removes if this host dies before ``release`` (see client)."""
+        found = {"cgroup": self.groups.base if self.groups else None, "scratch": self.scratch}
+        return {key: value for key, value in found.items() if value}
 
     def _send_result(self, run: Run) -> None:
         """The run's result; a fault while building it stays inside that run. The channel is
@@ -322,8 +348,29 @@ def main() -> None:
         return
     gc.collect()
     gc.freeze()  # forked children then do not touch (copy) every old object's page
-    host.send({"op": "ready", "isolation": mode, "pid": os.getpid(), "as_nobody": host.drop})
-    host.serve()
+    host.send(
+        {
+            "op": "ready",
+            "isolation": mode,
+            "pid": os.getpid(),
+            "as_nobody": host.drop,
+            "cleanup": host.cleanup,
+        }
+    )
+    try:
+        host.serve()
+    finally:
+        host.release()
+
+
+def _run_housing(mode: str) -> tuple[cgroups.HostGroups | None, str | None]:
+    """rlimits: the host's cgroup (None where cgroup v2 is not writable) and the scratch
+    directory holding the runs' workdirs (0711: a run dropped to nobody reaches its own)."""
+    if mode != "rlimits":
+        return None, None
+    scratch = tempfile.mkdtemp(prefix=f"grader-host-{os.getpid()}-")
+    os.chmod(scratch, 0o711)
+    return cgroups.HostGroups.create(), scratch
 
 
 def preload(entry: str) -> None:
