@@ -16,6 +16,7 @@ from types import TracebackType
 from typing import Any
 
 from grader.runner import cgroups
+from grader.runner.forked import HostProcess
 from grader.runner.model import (
     ISOLATION_MODES,
     Observations,
@@ -56,15 +57,9 @@ class ForkServer:
     ) -> None:
         if isolation not in (*ISOLATION_MODES, "auto"):
             raise ValueError(f"isolation must be 'auto', 'namespaces' or 'rlimits': {isolation!r}")
-        self.preload = tuple(preload)
-        self.hide = tuple(str(Path(p).absolute()) for p in hide)
-        self._lock = threading.Lock()
-        self._decoder = FrameDecoder()
-        self._next_id = 0
-        self._owner = os.getpid()
-        self._broken: str | None = None
+        self._setup(preload, hide)
         try:
-            self._proc = subprocess.Popen(
+            self._proc: HostProcess = subprocess.Popen(
                 [sys.executable, "-I", "-c", _BOOTSTRAP],
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
@@ -84,6 +79,39 @@ class ForkServer:
         }
         try:
             self._send(hello)
+        except RunnerError:
+            self.close()
+            raise
+        self._await_ready(startup_timeout)
+
+    @classmethod
+    def _attached(
+        cls,
+        proc: HostProcess,
+        *,
+        preload: Sequence[str],
+        hide: Sequence[str | Path],
+        startup_timeout: float,
+    ) -> ForkServer:
+        """A server whose host already exists and announces itself (forked by a ``Master``)."""
+        self = cls.__new__(cls)
+        self._setup(preload, hide)
+        self._proc = proc
+        self._await_ready(startup_timeout)
+        return self
+
+    def _setup(self, preload: Sequence[str], hide: Sequence[str | Path]) -> None:
+        self.preload = tuple(preload)
+        self.hide = tuple(str(Path(p).absolute()) for p in hide)
+        self._lock = threading.Lock()
+        self._decoder = FrameDecoder()
+        self._next_id = 0
+        self._owner = os.getpid()
+        self._broken: str | None = None
+        self.cleanup: dict[str, str] = {}
+
+    def _await_ready(self, startup_timeout: float) -> None:
+        try:
             ready = self._receive(startup_timeout)[0]
         except RunnerError:
             self.close()
@@ -97,7 +125,7 @@ class ForkServer:
         #: mode only when the host is root and nobody can reach the Python installation).
         self.runs_as_nobody: bool = bool(ready.get("as_nobody"))
         #: What the host leaves behind if it dies before its own cleanup ("rlimits").
-        self.cleanup: dict[str, str] = _cleanup_of(ready)
+        self.cleanup = _cleanup_of(ready)
 
     # -- public API --------------------------------------------------------------------
 
@@ -171,7 +199,7 @@ class ForkServer:
             proc.wait()
         if proc.stdout and not proc.stdout.closed:
             proc.stdout.close()
-        _clean_after_host(getattr(self, "cleanup", {}))
+        _clean_after_host(self.cleanup)
         self._broken = self._broken or "closed"
 
     def __enter__(self) -> ForkServer:

@@ -59,15 +59,27 @@ class Run:
         return self.started + self.request.limits.wall_seconds
 
 
+Layout = tuple[dict[str, list[str]], bool]
+
+
+def host_layout(mode: str) -> Layout:
+    """The runs' mount plan and whether they drop to nobody (worked out once; a master
+    works it out for every host it forks)."""
+    needed = sandbox.needed_paths()
+    plan = sandbox.overlay_plan(needed) if mode == "namespaces" else {}
+    # rlimits mode as root: run the student as nobody when nobody can reach the interpreter
+    drop = mode == "namespaces" or (
+        os.geteuid() == 0 and not sandbox.unreachable_for_nobody(needed)
+    )
+    return plan, drop
+
+
 class Host:
-    def __init__(self, in_fd: int, out_fd: int, mode: str, hide: list[str]) -> None:
+    def __init__(
+        self, in_fd: int, out_fd: int, mode: str, hide: list[str], layout: Layout | None = None
+    ) -> None:
         self.in_fd, self.out_fd, self.mode, self.hide = in_fd, out_fd, mode, hide
-        needed = sandbox.needed_paths()
-        self.plan = sandbox.overlay_plan(needed) if mode == "namespaces" else {}
-        # rlimits mode as root: run the student as nobody when nobody can reach the interpreter
-        self.drop = mode == "namespaces" or (
-            os.geteuid() == 0 and not sandbox.unreachable_for_nobody(needed)
-        )
+        self.plan, self.drop = layout or host_layout(mode)
         self.groups, self.scratch = _run_housing(mode)
         self.sel = selectors.DefaultSelector()
         self.decoder = FrameDecoder()
@@ -275,6 +287,21 @@ class Host:
         if self.scratch:
             shutil.rmtree(self.scratch, ignore_errors=True)
 
+    def announce_and_serve(self) -> None:
+        self.send(
+            {
+                "op": "ready",
+                "isolation": self.mode,
+                "pid": os.getpid(),
+                "as_nobody": self.drop,
+                "cleanup": self.cleanup,
+            }
+        )
+        try:
+            self.serve()
+        finally:
+            self.release()
+
     @property
     def cleanup(self) -> dict[str, str]:
         """What the client removes if this host dies before ``release`` (see client)."""
@@ -348,19 +375,19 @@ def main() -> None:
         return
     gc.collect()
     gc.freeze()  # forked children then do not touch (copy) every old object's page
-    host.send(
-        {
-            "op": "ready",
-            "isolation": mode,
-            "pid": os.getpid(),
-            "as_nobody": host.drop,
-            "cleanup": host.cleanup,
-        }
-    )
+    host.announce_and_serve()
+
+
+def serve_forked(in_fd: int, out_fd: int, mode: str, hide: list[str], layout: Layout) -> None:
+    """A host forked by the master (``master_main``) for one student: same loop as ``main``,
+    minus the hello, whose work the master already did."""
+    sandbox.prctl(sandbox.PR_SET_CHILD_SUBREAPER, 1)  # not inherited across fork
     try:
-        host.serve()
-    finally:
-        host.release()
+        host = Host(in_fd, out_fd, mode, hide, layout)
+    except BaseException:
+        write_all(out_fd, encode({"op": "fatal", "message": traceback.format_exc()}))
+        return
+    host.announce_and_serve()
 
 
 def _run_housing(mode: str) -> tuple[cgroups.HostGroups | None, str | None]:
