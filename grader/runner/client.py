@@ -163,7 +163,7 @@ class ForkServer:
                         inflight[self._next_id] = (index, request)
                         payload = payloads[index]
                         self._send({"op": "run", "id": self._next_id, "request": payload})
-                    wall = max(r.limits.wall_seconds for _, r in inflight.values())
+                    wall = max(r.limits.wall_ceiling for _, r in inflight.values())
                     for message in self._receive(wall + _ANSWER_SLACK):
                         slot = inflight.pop(int(message.get("id", -1)), None)
                         if slot is None:

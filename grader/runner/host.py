@@ -24,7 +24,7 @@ import traceback
 from dataclasses import dataclass, field
 from typing import Any
 
-from grader.runner import cgroups, report, sandbox, spawn
+from grader.runner import cgroups, fairwall, report, sandbox, spawn
 from grader.runner.channel import ChannelReader
 from grader.runner.model import RunnerError, RunRequest
 from grader.runner.protocol import FrameDecoder, encode, write_all
@@ -54,9 +54,13 @@ class Run:
     #: The run's cgroup directory ("rlimits" mode, where cgroup v2 is writable).
     group: str | None = None
 
-    @property
-    def deadline(self) -> float:
-        return self.started + self.request.limits.wall_seconds
+    #: When to look at the wall clock again (``fairwall``); at first the plain wall limit.
+    deadline: float = 0.0
+    #: Longest time one of its processes waited for a CPU, once measured (``fairwall``).
+    waited: float | None = None
+
+    def __post_init__(self) -> None:
+        self.deadline = self.started + self.request.limits.wall_seconds
 
 
 Layout = tuple[dict[str, list[str]], bool]
@@ -250,8 +254,8 @@ class Host:
         now = time.monotonic()
         for run in list(self.runs.values()):
             self._parse_status(run)
-            if run.kill_reason is None and now >= run.deadline:
-                self._kill(run, "wall")
+            if run.kill_reason is None and run.ended is None and now >= run.deadline:
+                self._wall_due(run, now)
             if run.ended is None:
                 continue
             if self.mode == "rlimits" and not run.swept:
@@ -268,6 +272,20 @@ class Host:
             if run.proc.workdir:
                 shutil.rmtree(run.proc.workdir, ignore_errors=True)
             self._send_result(run)
+
+    def _wall_due(self, run: Run, now: float) -> None:
+        """Past the wall deadline: kill, unless waiting for a CPU made it late (``fairwall``)."""
+        waited = fairwall.cpu_wait(run.proc.top)
+        if waited is not None:
+            run.waited = max(run.waited or 0.0, waited)
+        elapsed = now - run.started
+        later = fairwall.next_deadline(
+            run.request.limits, elapsed=elapsed, waited=run.waited or 0.0
+        )
+        if later is None:
+            self._kill(run, "wall")
+        else:
+            run.deadline = run.started + later
 
     def _end_processes(self, run: Run) -> None:
         """rlimits: the run is over, so is every process it started. Its cgroup is killed,

@@ -60,6 +60,7 @@ def finish(run: Run, mode: str) -> dict[str, Any]:
         records_truncated=channel.truncated,
         cpu_time=cpu,
         max_rss_bytes=status.get("maxrss"),
+        cpu_wait_seconds=None if run.waited is None else round(run.waited, 3),
     )
     return {"op": "result", "id": run.rid, "observations": obs.to_json()}
 
