@@ -12,70 +12,25 @@ from __future__ import annotations
 import collections
 import contextlib
 import gc
-import importlib
 import os
 import selectors
 import shutil
 import signal
 import sys
-import tempfile
 import time
 import traceback
-from dataclasses import dataclass, field
 from typing import Any
 
-from grader.runner import cgroups, fairwall, report, sandbox, spawn
+from grader.runner import fairwall, report, sandbox, spawn
 from grader.runner.channel import ChannelReader
+from grader.runner.housing import Housing, Layout, host_layout, preload
+from grader.runner.housing import choose_isolation as choose_isolation  # re-exported
 from grader.runner.model import RunnerError, RunRequest
 from grader.runner.protocol import FrameDecoder, encode, write_all
+from grader.runner.runstate import Run
 
 #: After the run's top process exited, how long to wait for its pipes to reach EOF.
 DRAIN_GRACE = 1.0
-
-
-@dataclass
-class Run:
-    rid: int
-    request: RunRequest
-    proc: spawn.Launched
-    started: float
-    open_fds: dict[int, str]
-    channel: ChannelReader
-    out: bytearray = field(default_factory=bytearray)
-    err: bytearray = field(default_factory=bytearray)
-    out_truncated: bool = False
-    err_truncated: bool = False
-    status_lines: bytearray = field(default_factory=bytearray)
-    top_status: int | None = None
-    ended: float | None = None
-    kill_reason: str | None = None
-    student_pid: int | None = None
-    swept: bool = False
-    #: The run's cgroup directory ("rlimits" mode, where cgroup v2 is writable).
-    group: str | None = None
-
-    #: When to look at the wall clock again (``fairwall``); at first the plain wall limit.
-    deadline: float = 0.0
-    #: Longest time one of its processes waited for a CPU, once measured (``fairwall``).
-    waited: float | None = None
-
-    def __post_init__(self) -> None:
-        self.deadline = self.started + self.request.limits.wall_seconds
-
-
-Layout = tuple[dict[str, list[str]], bool]
-
-
-def host_layout(mode: str) -> Layout:
-    """The runs' mount plan and whether they drop to nobody (worked out once; a master
-    works it out for every host it forks)."""
-    needed = sandbox.needed_paths()
-    plan = sandbox.overlay_plan(needed) if mode == "namespaces" else {}
-    # rlimits mode as root: run the student as nobody when nobody can reach the interpreter
-    drop = mode == "namespaces" or (
-        os.geteuid() == 0 and not sandbox.unreachable_for_nobody(needed)
-    )
-    return plan, drop
 
 
 class Host:
@@ -84,7 +39,7 @@ class Host:
     ) -> None:
         self.in_fd, self.out_fd, self.mode, self.hide = in_fd, out_fd, mode, hide
         self.plan, self.drop = layout or host_layout(mode)
-        self.groups, self.scratch = _run_housing(mode)
+        self.housing = Housing.create(mode)
         self.sel = selectors.DefaultSelector()
         self.decoder = FrameDecoder()
         self.outbuf = bytearray()
@@ -175,13 +130,13 @@ class Host:
         rid = self.pending[0][0]
         box = [self.pending.popleft()[1]]
         try:
-            group = self.groups.run(rid) if self.groups else None
+            group = self.housing.run_group(rid)
             proc = spawn.launch(
                 box,
                 mode=self.mode,
                 hide=self.hide,
                 plan=self.plan,
-                housing=(group, self.scratch),
+                housing=(group, self.housing.scratch),
                 drop=self.drop,
                 forget=self._forget,
             )
@@ -288,22 +243,9 @@ class Host:
             run.deadline = run.started + later
 
     def _end_processes(self, run: Run) -> None:
-        """rlimits: the run is over, so is every process it started. Its cgroup is killed,
-        then whatever was re-parented to us (a subreaper) and is no active run's supervisor:
-        always, since a student with our uid can forge its supervisor's report and kill it."""
+        """rlimits: the run is over, so is every process it started (``Housing.end_run``)."""
         run.swept = True
-        if self.groups and run.group:
-            self.groups.end_run(run.group)
-        spawn.sweep(os.getpid(), exclude=set(self.runs) - {run.proc.top})
-
-    def release(self) -> None:
-        """At exit: nothing of any run survives the host, nor any of its files."""
-        if self.mode == "rlimits":
-            if self.groups:
-                self.groups.close()
-            spawn.sweep(os.getpid())
-        if self.scratch:
-            shutil.rmtree(self.scratch, ignore_errors=True)
+        self.housing.end_run(run.group, active=set(self.runs) - {run.proc.top})
 
     def announce_and_serve(self) -> None:
         self.send(
@@ -312,19 +254,13 @@ class Host:
                 "isolation": self.mode,
                 "pid": os.getpid(),
                 "as_nobody": self.drop,
-                "cleanup": self.cleanup,
+                "cleanup": self.housing.cleanup,
             }
         )
         try:
             self.serve()
         finally:
-            self.release()
-
-    @property
-    def cleanup(self) -> dict[str, str]:
-        """What the client removes if this host dies before ``release`` (see client)."""
-        found = {"cgroup": self.groups.base if self.groups else None, "scratch": self.scratch}
-        return {key: value for key, value in found.items() if value}
+            self.housing.release()
 
     def _send_result(self, run: Run) -> None:
         """The run's result; a fault while building it stays inside that run. The channel is
@@ -394,44 +330,3 @@ def main() -> None:
     gc.collect()
     gc.freeze()  # forked children then do not touch (copy) every old object's page
     host.announce_and_serve()
-
-
-def serve_forked(in_fd: int, out_fd: int, mode: str, hide: list[str], layout: Layout) -> None:
-    """A host forked by the master (``master_main``) for one student: same loop as ``main``,
-    minus the hello, whose work the master already did."""
-    sandbox.prctl(sandbox.PR_SET_CHILD_SUBREAPER, 1)  # not inherited across fork
-    try:
-        host = Host(in_fd, out_fd, mode, hide, layout)
-    except BaseException:
-        write_all(out_fd, encode({"op": "fatal", "message": traceback.format_exc()}))
-        return
-    host.announce_and_serve()
-
-
-def _run_housing(mode: str) -> tuple[cgroups.HostGroups | None, str | None]:
-    """rlimits: the host's cgroup (None where cgroup v2 is not writable) and the scratch
-    directory holding the runs' workdirs (0711: a run dropped to nobody reaches its own)."""
-    if mode != "rlimits":
-        return None, None
-    scratch = tempfile.mkdtemp(prefix=f"grader-host-{os.getpid()}-")
-    os.chmod(scratch, 0o711)
-    return cgroups.HostGroups.create(), scratch
-
-
-def preload(entry: str) -> None:
-    """``"pkg.module"`` is imported; ``"pkg.module:function"`` is imported and called."""
-    module_name, _, function_name = entry.partition(":")
-    module = importlib.import_module(module_name)
-    if function_name:
-        getattr(module, function_name)()
-
-
-def choose_isolation(requested: str) -> str:
-    if requested == "rlimits":
-        return "rlimits"
-    reason = sandbox.namespaces_unavailable()
-    if reason is None:
-        return "namespaces"
-    if requested == "namespaces":
-        raise RunnerError(f"isolation='namespaces' is not available: {reason}")
-    return "rlimits"

@@ -19,8 +19,9 @@ import sys
 import traceback
 from typing import Any
 
-from grader.runner import host
+from grader.runner import host, housing, sandbox
 from grader.runner.model import RunnerError
+from grader.runner.protocol import encode, write_all
 
 
 def main(sock_fd: int) -> None:
@@ -32,11 +33,11 @@ def main(sock_fd: int) -> None:
     try:
         hello = json.loads(sock.recv(1 << 20) or b"{}")
         sys.path[:] = [p for p in hello.get("sys_path", sys.path) if isinstance(p, str)]
-        mode = host.choose_isolation(str(hello.get("isolation", "auto")))
+        mode = housing.choose_isolation(str(hello.get("isolation", "auto")))
         for name in hello.get("preload", ()):
-            host.preload(str(name))
+            housing.preload(str(name))
         hide = [os.path.abspath(p) for p in hello.get("hide", ())]
-        layout = host.host_layout(mode)
+        layout = housing.host_layout(mode)
     except BaseException as exc:
         text = str(exc) if isinstance(exc, RunnerError) else traceback.format_exc()
         _reply(sock, {"op": "fatal", "message": text})
@@ -61,17 +62,31 @@ def main(sock_fd: int) -> None:
 
 
 def _fork_host(
-    sock: socket.socket, fds: list[int], mode: str, hide: list[str], layout: host.Layout
+    sock: socket.socket, fds: list[int], mode: str, hide: list[str], layout: housing.Layout
 ) -> int:
     pid = os.fork()
     if pid == 0:
         try:
             sock.close()  # the host keeps no line to the master
             signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-            host.serve_forked(fds[0], fds[1], mode, hide, layout)
+            serve_forked(fds[0], fds[1], mode, hide, layout)
         finally:
             os._exit(0)
     return pid
+
+
+def serve_forked(
+    in_fd: int, out_fd: int, mode: str, hide: list[str], layout: housing.Layout
+) -> None:
+    """A host forked by the master (``master_main``) for one student: same loop as ``main``,
+    minus the hello, whose work the master already did."""
+    sandbox.prctl(sandbox.PR_SET_CHILD_SUBREAPER, 1)  # not inherited across fork
+    try:
+        server = host.Host(in_fd, out_fd, mode, hide, layout)
+    except BaseException:
+        write_all(out_fd, encode({"op": "fatal", "message": traceback.format_exc()}))
+        return
+    server.announce_and_serve()
 
 
 def _is_spawn(data: bytes) -> bool:

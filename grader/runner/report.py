@@ -17,7 +17,7 @@ from grader.runner.channel import parse_claim
 from grader.runner.model import Observations
 
 if TYPE_CHECKING:
-    from grader.runner.host import Run
+    from grader.runner.runstate import Run
 
 
 def finish(run: Run, mode: str) -> dict[str, Any]:
