@@ -108,5 +108,4 @@ def test_host_cgroup_is_removed_on_close() -> None:
         if base is None:
             pytest.skip("requires a writable cgroup v2 hierarchy, not available here")
         assert os.path.isdir(base)
-        assert os.listdir(base) == [] or not any(n.startswith("run-") for n in os.listdir(base))
     assert not os.path.exists(base)
