@@ -20,7 +20,7 @@ MESSAGES: dict[str, str] = {
     "error.submission_not_regular": "{path} is not a regular file (a directory, FIFO, socket or device); hand in the file itself.",
     "error.unsupported_submission": "{path} cannot be used for this exercise: it needs a {expected} file.",
     "error.syntax": "Syntax error in {path}, line {line}: {detail}. Fix it, then check again.",
-    "error.syntax_cell": "Syntax error in {path}, code cell {cell}, line {line}: {detail}. Fix it, then check again.",
+    "error.syntax_cell": "Syntax error in {path}, notebook cell {cell} (counting every cell from the top), line {line}: {detail}. Fix it, then check again.",
     "error.invalid_notebook": "{path} is not a valid Jupyter notebook: {reason}.",
     "error.empty_notebook": "{path} has no {what} cells to check.",
     "error.internal": "Internal grader error: {detail}. This is not your fault; please report this message to the course staff.",
@@ -41,6 +41,12 @@ MESSAGES: dict[str, str] = {
     "run.limit": "The probe was stopped: it exceeded a resource limit ({limit}).",
     "run.signal": "The probe was killed by signal {signal}.",
     "run.uncaught": "The probe fails against the real implementation: {type}: {message} (line {line})",
+    "run.uncaught_cell": "The probe fails against the real implementation: {type}: {message} (notebook cell {cell}, line {line})",
+    "followon.stopped_line": "Not judged: against the real implementation the probe stopped at line {line} ({type}), so this was not checked. Fix that first.",
+    "followon.stopped_cell": "Not judged: against the real implementation the probe stopped at notebook cell {cell}, line {line} ({type}), so this was not checked. Fix that first.",
+    "followon.ended": "Not judged: against the real implementation the probe ended with {outcome}, so this was not checked. Fix that first.",
+    "outcome.uncaught_cell": "{type}: {message} (notebook cell {cell}, line {line})",
+    "summary.answer_cells_only": "{summary} Only the code cells tagged answer were run (notebook cells {cells}); the others were left out.",
     "run.exit_code": "The probe exited with code {code} (expected 0).",
     "hint.assertion_on_real": (
         "The real ticketflow is correct: a failing assertion means your expected value (or the "

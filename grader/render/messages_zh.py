@@ -19,7 +19,7 @@ MESSAGES: dict[str, str] = {
     "error.submission_not_regular": "{path} 不是普通文件（而是目录、FIFO、套接字或设备）：请提交文件本身。",
     "error.unsupported_submission": "{path} 不能用于这个练习：需要 {expected} 文件。",
     "error.syntax": "{path} 第 {line} 行有语法错误：{detail}。请先修正它再检查。",
-    "error.syntax_cell": "{path} 第 {cell} 个代码单元格第 {line} 行有语法错误：{detail}。请先修正它再检查。",
+    "error.syntax_cell": "{path} 笔记本第 {cell} 个单元格（从上往下数，所有单元格都算）第 {line} 行有语法错误：{detail}。请先修正它再检查。",
     "error.invalid_notebook": "{path} 不是有效的 Jupyter 笔记本：{reason}。",
     "error.empty_notebook": "{path} 里没有可检查的{what}单元格。",
     "error.internal": "评分器内部错误：{detail}。这不是你的问题，请把这条信息报告给助教。",
@@ -40,6 +40,12 @@ MESSAGES: dict[str, str] = {
     "run.limit": "探针超出了资源限制（{limit}）被终止。",
     "run.signal": "探针被信号 {signal} 终止。",
     "run.uncaught": "探针在真实实现上失败：第 {line} 行抛出 {type}: {message}",
+    "run.uncaught_cell": "探针在真实实现上失败：笔记本第 {cell} 个单元格第 {line} 行抛出 {type}: {message}",
+    "followon.stopped_line": "没有评判：探针在真实实现上运行到第 {line} 行就停止了（{type}），没有走到这一项。请先修正它。",
+    "followon.stopped_cell": "没有评判：探针在真实实现上运行到笔记本第 {cell} 个单元格第 {line} 行就停止了（{type}），没有走到这一项。请先修正它。",
+    "followon.ended": "没有评判：探针在真实实现上没有正常结束（{outcome}），所以这一项没有检查。请先修正它。",
+    "outcome.uncaught_cell": "笔记本第 {cell} 个单元格第 {line} 行抛出 {type}: {message}",
+    "summary.answer_cells_only": "{summary}只运行了带 answer 标签的代码单元格（笔记本第 {cells} 个单元格），其余单元格没有运行。",
     "run.exit_code": "探针以退出码 {code} 结束（应为 0）。",
     "hint.assertion_on_real": (
         "真实的 ticketflow 是正确的：断言失败说明你写的期望值不对，或调用方式不对。对照 README.md 里的用例再检查。"
