@@ -50,7 +50,7 @@ def judge_code(
     if exercise.expected_lines:
         checks.append(output_check(exercise, real, stopped))
     checks.append(calls_check(exercise, real, stopped))
-    equivalents = twins_check(exercise, observed, stopped, locate)
+    equivalents = twins_check(exercise, observed, stopped, locate, student_file)
     checks.append(equivalents)
     for name in exercise.mutants:
         run = observed.mutants.get(name)
@@ -172,6 +172,7 @@ def twins_check(
     observed: Observed,
     stopped: Message | None = None,
     locate: Locate | None = None,
+    student_file: str = "",
 ) -> CheckResult:
     """Worth no points, but without it no mutant check counts: a probe that also fails on a
     correct implementation written differently judges code, not behaviour."""
@@ -185,7 +186,8 @@ def twins_check(
         if not run.ok:
             described = Message(f"twin.{twin}")
             message = msg("twin.failed", twin=described, outcome=outcome(run, locate))
-            evidence = tail(run.stderr) or tail(run.stdout) or None
+            shown = tail(relocate_traceback(run.stderr, student_file, locate))
+            evidence = shown or tail(run.stdout) or None
             return failed_check(name, 0.0, message, msg("hint.twin"), evidence)
     return passed_check(name, 0.0, msg("twin.ok", count=len(exercise.twins)))
 
