@@ -54,11 +54,14 @@ def savepoint_effect(envelope: Any, transaction: Any) -> Any:
     if not isinstance(envelope, EventEnvelope):
         raise TypeError(f"envelope must be an EventEnvelope, not {type(envelope).__name__}")
     with transaction as uow:
-        connection = uow.session.connection()
+        uow.session.connection()
         applied = insert_receipt(uow.session, envelope)
         if applied:
             with uow.session.begin_nested():
-                connection.execute(_BUSINESS_TASK_INSERT, _business_task_row(envelope))
+                # the session's connection (not one fetched earlier) runs inside the SAVEPOINT
+                uow.session.connection().execute(
+                    _BUSINESS_TASK_INSERT, _business_task_row(envelope)
+                )
         if applied:
             uow.commit()
         return applied

@@ -30,8 +30,12 @@ def test_the_effects_stand_ins_build_the_business_task_insert_from_the_same_tabl
     """The statement a probe may recognise by its table (``BusinessTask.__table__``) is the
     real one in every stand-in that writes it: no ``insert(BusinessTask)`` (an annotated
     ORM table) anywhere."""
-    for name in ("savepoint_effect", "orm_effect"):
-        assert sql_diff(name) == [], name
+    assert sql_diff("orm_effect") == []
+    savepoint = sql_diff("savepoint_effect")
+    assert savepoint and all(
+        line.startswith("+ ") and line.split()[1] in ("SAVEPOINT", "RELEASE", "ROLLBACK")
+        for line in savepoint
+    ), savepoint
     source = (Path(__file__).parents[4] / "grader" / "variants" / "effects.py").read_text()
     assert "insert(BusinessTask)" not in source
 
