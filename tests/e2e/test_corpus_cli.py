@@ -98,7 +98,7 @@ def test_tagged_cells_are_announced_in_the_summary(course: Course) -> None:
 def test_a_notebook_crash_is_placed_in_its_cell_and_later_checks_are_not_judged(
     course: Course, lang: str
 ) -> None:
-    notebook = FILES / "notebooks" / "crash_in_third_cell.ipynb"
+    notebook = CORPUS / "crash_in_third_cell.ipynb"
     result = course.run("check", "EX-11-01", "--path", str(notebook), "--json", "--lang", lang)
     report = result.json()
     assert result.code == 1
