@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from html import escape
+from typing import TYPE_CHECKING
 
+from grader.message import Message
 from grader.render.catalog import render_message
 from grader.render.sanitize import clean
-from grader.results import CheckReport, Message
+
+if TYPE_CHECKING:
+    from grader.results import CheckReport
 
 _PRE = "margin:2px 0;white-space:pre-wrap"
 _STATUS_COLOR = {"passed": "#1a7f37", "needs_review": "#9a6700"}

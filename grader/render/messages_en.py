@@ -25,6 +25,13 @@ MESSAGES: dict[str, str] = {
     "error.empty_notebook": "{path} has no {what} cells to check.",
     "error.internal": "Internal grader error: {detail}. This is not your fault; please report this message to the course staff.",
     "error.runner": "Could not run the code in the sandbox: {detail}. This is not your fault; please report this message to the course staff.",
+    "error.submission": "The file to check cannot be graded as it is. Fix it (see the exercise README.md), then check again.",
+    "error.solution_marker": "{path}, line {line}: {detail}. Fix the solution markers, then run grader build-starters again.",
+    "check.input": "the exercise id and the file to check",
+    "report.normalized_id": "{exercise} (from {given})",
+    "report.unknown_exercise": "unknown exercise",
+    "report.input_error": "cannot be checked as it is",
+    "report.internal_error": "internal grader error",
     "error.interrupted": "Interrupted.",
     # -- check titles ---------------------------------------------------------------------
     "check.started": "answer started",

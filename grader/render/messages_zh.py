@@ -24,6 +24,13 @@ MESSAGES: dict[str, str] = {
     "error.empty_notebook": "{path} 里没有可检查的{what}单元格。",
     "error.internal": "评分器内部错误：{detail}。这不是你的问题，请把这条信息报告给助教。",
     "error.runner": "无法在沙箱中运行代码：{detail}。这不是你的问题，请把这条信息报告给助教。",
+    "error.submission": "要检查的文件无法按现状评分。请按练习的 README.md 修改后再检查。",
+    "error.solution_marker": "{path} 第 {line} 行：{detail}。请修正答案标记，然后重新运行 grader build-starters。",
+    "check.input": "练习编号和要检查的文件",
+    "report.normalized_id": "{exercise}（输入为 {given}）",
+    "report.unknown_exercise": "未知练习",
+    "report.input_error": "无法按现状检查",
+    "report.internal_error": "评分器内部错误",
     "error.interrupted": "已中断。",
     # -- check titles ---------------------------------------------------------------------
     "check.started": "已开始作答",

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
+from grader.message import Message
 from grader.render.catalog import render_message
-from grader.render.sanitize import fenced
-from grader.results import CheckReport, Message
+from grader.render.sanitize import fenced, visible
+
+if TYPE_CHECKING:
+    from grader.results import CheckReport
 
 _GREEN, _RED, _YELLOW, _DIM, _BOLD, _RESET = (
     "\x1b[32m",
@@ -28,7 +31,12 @@ def _points(value: float) -> str:
     return f"{value:g}"
 
 
-def report_to_text(report: CheckReport, lang: str, *, color: bool | None = None) -> str:
+def report_to_text(
+    report: CheckReport, lang: str, *, color: bool | None = None, given: str | None = None
+) -> str:
+    """The report for a terminal. ``given``: the id as typed, when it was normalised
+    ("EX-12-01 (from ex-12-1)"). In "rlimits" mode the FIRST line says the check was not
+    isolated, so no screenshot of a pass can pass for an official one."""
     paint = use_color(sys.stdout) if color is None else color
 
     def t(message: Message) -> str:
@@ -41,7 +49,18 @@ def report_to_text(report: CheckReport, lang: str, *, color: bool | None = None)
     title = t(report.title) if report.title else ""
     status = t(Message(f"status.{report.status}"))
     score = f"{t(Message('label.score'))} {_points(report.score)}/{_points(report.max_score)}"
-    lines = [c(_BOLD, f"{report.exercise} {title}") + f"  [{c(status_color, status)}]  {score}"]
+    exercise = report.exercise
+    if given is not None:
+        exercise = t(
+            Message("report.normalized_id", {"exercise": exercise, "given": visible(given)})
+        )
+    lines = []
+    if report.isolation == "rlimits":
+        lines.append(c(_YELLOW, t(Message("report.weak_isolation"))))
+    if report.status == "error":
+        lines.append(c(_BOLD, f"{exercise} {title}") + f"  [{c(status_color, status)}]")
+    else:
+        lines.append(c(_BOLD, f"{exercise} {title}") + f"  [{c(status_color, status)}]  {score}")
     for check in report.checks:
         mark = c(_GREEN, "✔") if check.passed else c(_RED, "✘")
         lines.append(
@@ -57,6 +76,4 @@ def report_to_text(report: CheckReport, lang: str, *, color: bool | None = None)
             lines.append(f"      {c(_YELLOW, t(Message('label.hint')))}: {t(check.hint)}")
     if report.summary is not None:
         lines.append(c(status_color, t(report.summary)))
-    if report.isolation == "rlimits":
-        lines.append(c(_YELLOW, t(Message("report.weak_isolation"))))
     return "\n".join(lines)

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from grader.cli import exit_code_for, main
+from grader.cli import main
+from grader.errors import exit_code_for
 from grader.results import build_report, failed_check, msg, passed_check
 
 
@@ -18,7 +19,7 @@ def test_an_unexpected_internal_error_exits_3_and_asks_for_a_report(
     def explode(*_args: object, **_kwargs: object) -> None:
         raise RuntimeError("disk on fire")
 
-    monkeypatch.setattr("grader.grading.grade_exercise", explode)
+    monkeypatch.setattr("grader.service.GradingService.check", explode)
     (tmp_path / "exercises").mkdir()
     code = main(["check", "EX-11-01", "--root", str(tmp_path), "--lang", "en"])
     captured = capsys.readouterr()
@@ -38,13 +39,14 @@ def test_exit_codes_follow_the_status() -> None:
     passed = build_report("EX-11-01", "code", (passed_check("runs_cleanly", 1.0, msg("run.ok")),))
     failed = build_report("EX-11-01", "code", (failed_check("runs_cleanly", 1.0, msg("run.ok")),))
     review = build_report("EX-11-02", "prose", passed.checks, status="needs_review")
-    assert [exit_code_for(r) for r in (passed, failed, review)] == [0, 1, 0]
+    assert [exit_code_for(r.status) for r in (passed, failed, review)] == [0, 1, 0]
 
 
 def test_importing_the_grading_modules_never_shadows_grader_check() -> None:
     import grader
     import grader.grading
     import grader.notebook
+    import grader.service
 
     assert callable(grader.check) and grader.check.__module__ == "grader"
 
@@ -55,6 +57,7 @@ def test_the_graded_text_is_cached_and_the_path_never_reopened(
 ) -> None:
     """A run that swaps the submission for a FIFO must not hang the grader (hostile H7)."""
     from grader import cache
+    from grader.exercises import get_exercise
 
     (tmp_path / "exercises").mkdir()
     probe = tmp_path / "retry_policy_probe.py"
@@ -69,7 +72,7 @@ def test_the_graded_text_is_cached_and_the_path_never_reopened(
     monkeypatch.setattr("grader.grading.judge_submission", judge_then_swap)
     code = main(["check", "EX-11-01", "--path", str(probe), "--root", str(tmp_path), "--json"])
     assert code == 0, capsys.readouterr()
-    assert cache.lookup(tmp_path, "EX-11-01", graded_text) is not None
+    assert cache.lookup(tmp_path, get_exercise("EX-11-01"), graded_text) is not None
 
 
 def test_an_exercise_id_with_terminal_controls_is_echoed_visibly_never_raw(
