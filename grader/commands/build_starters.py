@@ -1,9 +1,16 @@
-"""``grader build-starters [--check]``: regenerate the student starters from solutions/."""
+"""``grader build-starters [--check]``: regenerate the student starters from solutions/.
+
+A broken ``# BEGIN SOLUTION`` / ``# END SOLUTION`` pair is a usage error (exit 2) naming the
+solution file and the line.
+"""
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
+
+from grader.commands.common import emit
+from grader.errors import EXIT_FAILED, EXIT_PASSED, UsageError
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -14,6 +21,17 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace, lang: str, as_json: bool) -> int:
-    from grader.starters import run_build
+    from grader.course import SOLUTIONS_DIR, find_course_root
+    from grader.starters import build_starters, stale_files
 
-    return run_build(args.root, check=args.check)
+    root = find_course_root(args.root)
+    if not (root / SOLUTIONS_DIR).is_dir():
+        raise UsageError("error.no_solutions", root=str(root))
+    if args.check:
+        stale = stale_files(root)
+        for path in stale:
+            emit(f"stale: {path}")
+        return EXIT_FAILED if stale else EXIT_PASSED
+    for path in build_starters(root):
+        emit(f"wrote {path}")
+    return EXIT_PASSED

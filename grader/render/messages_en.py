@@ -32,6 +32,7 @@ MESSAGES: dict[str, str] = {
     "report.unknown_exercise": "unknown exercise",
     "report.input_error": "cannot be checked as it is",
     "report.internal_error": "internal grader error",
+    "error.no_solutions": "No solutions/ folder in {root}: nothing to build starters from. Run it in the instructors' course tree, or pass --root DIR.",
     "error.interrupted": "Interrupted.",
     # -- check titles ---------------------------------------------------------------------
     "check.started": "answer started",
@@ -190,6 +191,7 @@ MESSAGES: dict[str, str] = {
     "kind.prose": "prose",
     "label.hint": "Hint",
     "label.evidence": "Output of your program (shown verbatim)",
+    "label.evidence_above": "Same output as shown above.",
     "label.score": "Score",
     "label.check": "Check",
     "label.result": "Result",

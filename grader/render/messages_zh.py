@@ -31,6 +31,7 @@ MESSAGES: dict[str, str] = {
     "report.unknown_exercise": "未知练习",
     "report.input_error": "无法按现状检查",
     "report.internal_error": "评分器内部错误",
+    "error.no_solutions": "{root} 中没有 solutions/ 文件夹：无法生成起始文件。请在教师版课程目录中运行，或用 --root DIR 指定。",
     "error.interrupted": "已中断。",
     # -- check titles ---------------------------------------------------------------------
     "check.started": "已开始作答",
@@ -189,6 +190,7 @@ MESSAGES: dict[str, str] = {
     "kind.prose": "文字",
     "label.hint": "提示",
     "label.evidence": "你的程序的输出（原样显示）",
+    "label.evidence_above": "输出同上。",
     "label.score": "得分",
     "label.check": "检查项",
     "label.result": "结果",
