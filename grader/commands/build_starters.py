@@ -7,16 +7,15 @@ solution file and the line.
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
-from grader.commands.common import emit
+from grader.commands.common import add_common, emit
 from grader.errors import EXIT_FAILED, EXIT_PASSED, UsageError
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     sub = subparsers.add_parser("build-starters", help="regenerate starters from solutions/")
-    sub.add_argument("--root", type=Path, help="course root (default: search upward)")
     sub.add_argument("--check", action="store_true", help="only report stale starters (exit 1)")
+    add_common(sub, json_flag=False)
     sub.set_defaults(run=run)
 
 

@@ -94,3 +94,44 @@ def test_check_help_documents_the_isolation_knob(capsys: pytest.CaptureFixture[s
         main(["check", "--help"])
     text = capsys.readouterr().out
     assert "GRADER_ISOLATION" in text and "rlimits" in text and "official grading" in text
+
+
+def test_an_unclosed_solution_marker_is_a_usage_error_naming_file_and_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    (tmp_path / "exercises").mkdir()
+    solution = tmp_path / "solutions" / "EX-99-01" / "probe.py"
+    solution.parent.mkdir(parents=True)
+    solution.write_text("import x\n\n# BEGIN SOLUTION\nprint(1)\n", encoding="utf-8")
+    code = main(["build-starters", "--root", str(tmp_path), "--lang", "en"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert f"{solution}, line 3:" in err and "# BEGIN SOLUTION is never closed" in err
+    assert "Traceback" not in err and "Internal" not in err
+
+
+def test_build_starters_without_solutions_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    (tmp_path / "exercises").mkdir()
+    assert main(["build-starters", "--root", str(tmp_path), "--lang", "en"]) == 2
+    assert "No solutions/ folder" in capsys.readouterr().err
+
+
+def test_every_subcommand_follows_the_commands_convention() -> None:
+    from grader.cli import COMMANDS, build_parser
+
+    for module in COMMANDS:
+        assert module.__name__.startswith("grader.commands.")
+        assert callable(module.register) and callable(module.run)
+    parser = build_parser()
+    for argv in (["check", "EX-11-01"], ["list"], ["build-starters"]):
+        assert parser.parse_args(argv).run.__module__.startswith("grader.commands.")
+
+
+@pytest.mark.parametrize("key", ["error.submission", "check.input", "report.unknown_exercise"])
+def test_messages_that_had_no_text_have_it_in_both_languages(key: str) -> None:
+    from grader.render.catalog import catalogue
+
+    for lang in ("zh", "en"):
+        assert catalogue(lang).get(key), (lang, key)
