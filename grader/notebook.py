@@ -1,19 +1,26 @@
 """``grader.check()`` for notebooks: the grading service, errors as a report.
 
-Every call is graded like ``grader check`` (``GradingService.check``): a fresh fork server
-for the call, so nothing of one call (one student, or one version of an answer) is in
-memory when the next one runs. Errors come back as a report with status "error" (no
+Every call is graded like ``grader check`` (``GradingService.check``) by a service kept for
+the kernel's lifetime (one per settings), and gets a fresh fork server of its own, so
+nothing of one call (one student, or one version of an answer) is in memory when the next
+one runs. Errors come back as a report with status "error" (no
 traceback in the notebook); an exercise id is shown with its control characters spelled
 out, never raw.
 """
 
 from __future__ import annotations
 
+import atexit
+import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from grader.errors import GraderError, InternalError, UnknownExercise
 from grader.message import Message
 from grader.results import CheckReport, build_report, failed_check
+
+if TYPE_CHECKING:
+    from grader.service import GradingService, GradingSettings
 
 
 def check(
@@ -38,12 +45,35 @@ def check(
 def _check(
     exercise_id: str, submission: str | Path | None, lang: str, root: str | Path | None
 ) -> CheckReport:
-    from grader.service import GradingService, GradingSettings
+    from grader.service import GradingSettings
 
     settings = GradingSettings.from_env(root=root, lang=lang)
     path = Path(submission) if submission is not None else None
-    with GradingService(settings) as service:
-        return service.check(exercise_id, path).report
+    return _service(settings).check(exercise_id, path).report
+
+
+#: Keyed by the settings and, when no root is given, the directory it is searched from.
+_services: dict[tuple[GradingSettings, str | None], GradingService] = {}
+
+
+def _service(settings: GradingSettings) -> GradingService:
+    """The kernel's service for ``settings`` (what it keeps warm is shared by its calls;
+    what a call grades is not: each call is a student session of its own)."""
+    from grader.service import GradingService
+
+    key = (settings, os.getcwd() if settings.root is None else None)
+    service = _services.get(key)
+    if service is None:
+        if not _services:
+            atexit.register(_close_all)
+        service = _services[key] = GradingService(settings)
+    return service
+
+
+def _close_all() -> None:
+    for service in _services.values():
+        service.close()
+    _services.clear()
 
 
 def error_report(exercise_id: str, error: GraderError, lang: str) -> CheckReport:

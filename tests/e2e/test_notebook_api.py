@@ -26,7 +26,7 @@ def test_warm_calls_each_get_a_report_and_render_html(course: Course) -> None:
     starter = check("EX-11-01", root=course.root)
     assert starter.status == "failed" and starter.checks[0].message.id == "code.not_started"
     html = first._repr_html_()
-    assert html.startswith("<div class='grader-report'>") and "<table>" in html
+    assert html.startswith('<div class="grader-report">') and "<table>" in html
 
 
 def test_student_output_is_escaped_in_html(course: Course, tmp_path: Path) -> None:
