@@ -62,6 +62,7 @@ class GradingService:
         self._root: Path | None = None
         self._root_error: CourseRootNotFound | None = None
         self._root_searched = False
+        self._masters: dict[tuple[str, ...], FreshServers] = {}
 
     # -- the course root -------------------------------------------------------------------
 
@@ -132,8 +133,21 @@ class GradingService:
         root = self.course_root(required=False)
         return (*hidden_paths(root), *self.settings.hide)
 
+    def master(self, preload: tuple[str, ...]) -> FreshServers:
+        """The process that starts this service's fork servers for ``preload`` (one each,
+        kept for the service's lifetime; it never holds a submission)."""
+        master = self._masters.get(preload)
+        if master is None:
+            settings = self.settings
+            master = FreshServers(preload=preload, hide=self.hidden(), isolation=settings.isolation)
+            self._masters[preload] = master
+        return master
+
     def close(self) -> None:
-        """Nothing is held between sessions today (kept so front ends close what they open)."""
+        """Stop the masters (a student's server is stopped when their session ends)."""
+        masters, self._masters = list(self._masters.values()), {}
+        for master in masters:
+            master.close()
 
     def __enter__(self) -> GradingService:
         return self
@@ -198,18 +212,32 @@ def merged_preload(exercises: Sequence[Exercise]) -> tuple[str, ...]:
     return (*dict.fromkeys(plain), *dict.fromkeys(warm_ups))
 
 
-def _start_server(preload: tuple[str, ...], service: GradingService) -> ForkServer:
-    """A fresh fork server in the settings' isolation mode.
-
-    TODO(merge): start it from ``grader.runner.Master(preload=..., hide=..., isolation=...)``
-    (``master.server()``), which preloads once per service; until then each student's server
-    is started from scratch.
+class FreshServers:
+    """Stand-in for ``grader.runner.Master`` until it lands (same constructor, ``server()``,
+    ``close()``): every ``server()`` is a fork server started from scratch, so it holds
+    nothing of anyone. ``Master`` preloads once and forks each server from that warm
+    process instead (TODO(merge): ``Masters = grader.runner.Master`` and delete this class).
     """
-    from grader.runner import ForkServer, RunnerError
+
+    def __init__(self, *, preload: Sequence[str], hide: Sequence[Path], isolation: str) -> None:
+        self.preload, self.hide, self.isolation = tuple(preload), tuple(hide), isolation
+
+    def server(self) -> ForkServer:
+        from grader.runner import ForkServer
+
+        return ForkServer(preload=self.preload, hide=self.hide, isolation=self.isolation)
+
+    def close(self) -> None:
+        """Nothing is kept between servers."""
+
+
+def _start_server(preload: tuple[str, ...], service: GradingService) -> ForkServer:
+    """A fresh fork server for one student, from the service's master for ``preload``."""
+    from grader.runner import RunnerError
 
     mode = service.settings.isolation
     try:
-        return ForkServer(preload=preload, hide=service.hidden(), isolation=mode)
+        return service.master(preload).server()
     except RunnerError as error:
         detail = str(error).strip().splitlines()[-1][:500] if str(error).strip() else "?"
         if mode == "namespaces":
