@@ -5,7 +5,6 @@ from __future__ import annotations
 from grader.exercises.spec import CodeExercise, Records, calls_of
 from grader.results import Message, msg
 
-
 #: Stands for "this delivery raised" (no record value can be this very object).
 RAISED = object()
 
