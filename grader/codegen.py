@@ -1,7 +1,7 @@
 """Per-run bytecode for a stand-in (twin or mutant): the only thing about it a run receives.
 
-``stand_in_code(target, name, rng)`` parses ``grader/variants/<target>.py`` (never imports
-it), takes the one function ``name``, and before compiling it:
+``stand_in_code(target, name, rng)`` parses the target's stand-ins file (``grader/targets.py``
+declares it; never imported), takes the one function ``name``, and before compiling it:
 
 * renames it to the real function's name and drops its docstring and annotations, so its
   code object names nothing but the function it replaces;
@@ -25,18 +25,17 @@ import random
 import string
 import types
 from functools import cache
-from pathlib import Path
 
-VARIANTS_DIR = Path(__file__).resolve().parent / "variants"
-#: The function each target's stand-ins replace.
-REAL_NAMES = {"policy": "decision", "effects": "apply_notification_once"}
+from grader.targets import VARIANTS_DIR, get_target
+
+__all__ = ["VARIANTS_DIR", "stand_in_code", "stand_in_names"]
 SALT_STATEMENTS = (1, 4)
 
 
 def stand_in_code(target: str, name: str, rng: random.Random) -> str:
     """Base64 ``marshal`` of the salted, renamed code object of stand-in ``name``."""
     function = copy.deepcopy(_definitions(target)[name])
-    function.name = REAL_NAMES[target]
+    function.name = get_target(target).real_name
     function.returns = None
     for argument in (*function.args.posonlyargs, *function.args.args, *function.args.kwonlyargs):
         argument.annotation = None
@@ -58,11 +57,13 @@ def stand_in_names(target: str) -> tuple[str, ...]:
     return tuple(_definitions(target))
 
 
-@cache
 def _definitions(target: str) -> dict[str, ast.FunctionDef]:
-    if target not in REAL_NAMES:
-        raise ValueError(f"unknown harness target {target!r}")
-    source = (VARIANTS_DIR / f"{target}.py").read_text(encoding="utf-8")
+    """Read on every call (an edited stand-in counts at once, like the fingerprint says)."""
+    return _parsed(get_target(target).stand_ins.read_text(encoding="utf-8"))
+
+
+@cache
+def _parsed(source: str) -> dict[str, ast.FunctionDef]:
     tree = ast.parse(source)
     return {node.name: node for node in tree.body if isinstance(node, ast.FunctionDef)}
 

@@ -1,6 +1,15 @@
-"""Every error the grader reports on purpose, each with a fixed exit code.
+"""Every error the grader reports on purpose, and the exit codes: the one place they are written.
 
-Exception hierarchy::
+Exit codes of ``grader`` (every command, ``grader --help`` shows this block)::
+
+    0  every check passed, or a prose answer is awaiting instructor review
+    1  some check failed (an untouched starter is "not started": failed)
+    2  usage or input error: unknown exercise (the closest id is suggested), missing,
+       unreadable or linked file, syntax error (with its line), broken notebook or
+       solution marker, unknown or unavailable isolation mode
+    3  internal grader error (a bug or a broken installation: please report it)
+
+Exception hierarchy (each class carries its exit code)::
 
     GraderError                         (any error the grader reports on purpose)
     ├── UsageError                      exit 2: the command or its input must change
@@ -15,11 +24,9 @@ Exception hierarchy::
     └── InternalError                   exit 3: a bug or a broken installation; please report
         └── RunnerFailure               the sandbox could not run the code at all
 
-Exit codes of ``grader`` (see ``grader.cli``): 0 every check passed (or a prose answer is
-awaiting instructor review), 1 some check failed, 2 usage or input error, 3 internal error.
-
-Each error carries a catalogue message id and its parameters, so it is shown in the
-student's language and always says what to do next.
+A verdict is not an exception: a report's status gives 0 (passed, needs_review) or 1
+(failed), see ``exit_code_for``. Each error carries a catalogue message id and its
+parameters, so it is shown in the student's language and always says what to do next.
 """
 
 from __future__ import annotations
@@ -30,6 +37,15 @@ EXIT_PASSED = 0
 EXIT_FAILED = 1
 EXIT_USAGE = 2
 EXIT_INTERNAL = 3
+
+#: The exit-code block of this module's docstring, for ``--help`` texts.
+EXIT_CODES = "exit codes:\n" + (__doc__ or "").partition("::\n\n")[2].partition("\n\n")[0]
+
+
+def exit_code_for(status: str) -> int:
+    """A report's status as an exit code: passed and needs_review 0, anything else 1."""
+    return EXIT_PASSED if status in ("passed", "needs_review") else EXIT_FAILED
+
 
 ParamValue = str | int | float | None
 

@@ -1,27 +1,26 @@
-"""``grader.check()`` for notebooks: a warm fork server shared by every call in the kernel.
+"""``grader.check()`` for notebooks: the grading service, errors as a report.
 
-The server preloads what every exercise needs, so switching exercises does not restart it,
-and errors come back as a report with status "error" (no traceback in the notebook).
+Every call is graded like ``grader check`` (``GradingService.check``) by a service kept for
+the kernel's lifetime (one per settings), and gets a fresh fork server of its own, so
+nothing of one call (one student, or one version of an answer) is in memory when the next
+one runs. Errors come back as a report with status "error" (no
+traceback in the notebook); an exercise id is shown with its control characters spelled
+out, never raw.
 """
 
 from __future__ import annotations
 
+import atexit
+import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from grader.errors import GraderError, InternalError
-from grader.results import CheckReport, Message, build_report, failed_check
+from grader.errors import GraderError, InternalError, UnknownExercise
+from grader.message import Message
+from grader.results import CheckReport, build_report, failed_check
 
-
-def all_preload() -> tuple[str, ...]:
-    from grader.exercises import exercise_ids, get_exercise
-    from grader.exercises.spec import CodeExercise
-
-    modules: dict[str, None] = {}
-    for exercise_id in exercise_ids():
-        exercise = get_exercise(exercise_id)
-        if isinstance(exercise, CodeExercise):
-            modules.update(dict.fromkeys(exercise.all_preload))
-    return tuple(modules)
+if TYPE_CHECKING:
+    from grader.service import GradingService, GradingSettings
 
 
 def check(
@@ -46,30 +45,46 @@ def check(
 def _check(
     exercise_id: str, submission: str | Path | None, lang: str, root: str | Path | None
 ) -> CheckReport:
-    from grader import cache
-    from grader.course import find_course_root, hidden_paths, submission_path
-    from grader.exercises import get_exercise
-    from grader.grading import isolation_mode, judge_submission
-    from grader.runner import shared_master
-    from grader.submission import load_submission
+    from grader.service import GradingSettings
 
-    exercise = get_exercise(exercise_id)
-    course_root = find_course_root(Path(root) if root is not None else None)
-    path = Path(submission) if submission is not None else submission_path(course_root, exercise)
-    loaded = load_submission(exercise, path)
-    if exercise.kind == "code" and isolation_mode() == "auto":
-        # one master per kernel, a fresh server per call: no run sees an earlier submission
-        # (a forced $GRADER_ISOLATION gets a server of its own per call: a development knob)
-        master = shared_master(all_preload(), hide=hidden_paths(course_root))
-        with master.server() as server:
-            report = judge_submission(exercise, loaded, lang=lang, root=course_root, server=server)
-    else:
-        report = judge_submission(exercise, loaded, lang=lang, root=course_root)
-    if path.suffix != ".ipynb":
-        cache.store(course_root, report, loaded.text)
-    return report
+    # one service (and so one warm master) whatever the language; the call chooses it
+    settings = GradingSettings.from_env(root=root, lang="zh")
+    path = Path(submission) if submission is not None else None
+    return _service(settings).check(exercise_id, path, lang=lang).report
+
+
+#: Keyed by the settings and, when no root is given, the directory it is searched from.
+_services: dict[tuple[GradingSettings, str | None], GradingService] = {}
+
+
+def _service(settings: GradingSettings) -> GradingService:
+    """The kernel's service for ``settings`` (what it keeps warm is shared by its calls;
+    what a call grades is not: each call is a student session of its own)."""
+    from grader.service import GradingService
+
+    key = (settings, os.getcwd() if settings.root is None else None)
+    service = _services.get(key)
+    if service is None:
+        if not _services:
+            atexit.register(_close_all)
+        service = _services[key] = GradingService(settings)
+    return service
+
+
+def _close_all() -> None:
+    for service in _services.values():
+        service.close()
+    _services.clear()
 
 
 def error_report(exercise_id: str, error: GraderError, lang: str) -> CheckReport:
+    from grader.render.sanitize import visible
+
     check = failed_check("input", 0.0, Message(error.message_id, dict(error.params)))
-    return build_report(exercise_id, "code", (check,), status="error", lang=lang)
+    kind = "unknown_exercise" if isinstance(error, UnknownExercise) else "input_error"
+    if error.exit_code != 2:
+        kind = "internal_error"
+    title = Message(f"report.{kind}")
+    return build_report(
+        visible(exercise_id), "code", (check,), status="error", title=title, lang=lang
+    )

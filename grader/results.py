@@ -1,29 +1,22 @@
 """What a check produces: small frozen dataclasses, language-neutral.
 
-A ``Message`` is a catalogue id plus parameters; the renderer picks the language. Text
+A ``Message`` (``grader.message``) is a catalogue id plus parameters; the renderer picks the
+language. Text
 that came from the student's process (their traceback, what they printed) travels in
 ``CheckResult.evidence`` and is always shown as untrusted, escaped and fenced off.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any, Literal, TypeAlias
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from grader.message import Message, ParamValue, msg
+
+__all__ = ["CheckReport", "CheckResult", "Message", "ParamValue", "build_report", "msg"]
 
 Status = Literal["passed", "failed", "error", "needs_review"]
 Kind = Literal["code", "prose"]
-ParamValue: TypeAlias = "str | int | float | Message | None"
-
-
-@dataclass(frozen=True)
-class Message:
-    id: str
-    params: Mapping[str, ParamValue] = field(default_factory=dict)
-
-
-def msg(message_id: str, **params: ParamValue) -> Message:
-    return Message(message_id, params)
 
 
 @dataclass(frozen=True)
@@ -61,11 +54,6 @@ class CheckReport:
     @property
     def passed(self) -> bool:
         return self.status == "passed"
-
-    def with_lang(self, lang: str) -> CheckReport:
-        from dataclasses import replace
-
-        return replace(self, lang=lang)
 
     def to_dict(self, lang: str | None = None) -> dict[str, Any]:
         from grader.render.json_out import report_to_dict

@@ -11,14 +11,15 @@ starter ("not started") without shipping the solutions.
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
+import sys
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
 from grader.course import EXERCISES_DIR, SOLUTIONS_DIR
+from grader.errors import UsageError
 
 FINGERPRINTS = Path(__file__).resolve().parent / "exercises" / "starters.json"
 _MARKERS = {
@@ -28,7 +29,12 @@ _MARKERS = {
 
 
 class MarkerError(ValueError):
-    """A solution file's BEGIN/END markers are missing or unbalanced."""
+    """A solution file's BEGIN/END markers are missing or unbalanced, at ``line``."""
+
+    def __init__(self, detail: str, line: int) -> None:
+        super().__init__(f"line {line}: {detail}")
+        self.detail = detail
+        self.line = line
 
 
 def stub(suffix: str, exercise_id: str, indent: str) -> list[str]:
@@ -45,24 +51,25 @@ def starter_from_solution(text: str, suffix: str, exercise_id: str) -> str:
     begin, end = _MARKERS[suffix]
     out: list[str] = []
     inside = False
-    blocks = 0
-    for number, line in enumerate(text.splitlines(), start=1):
+    blocks = opened = 0
+    lines = text.splitlines()
+    for number, line in enumerate(lines, start=1):
         marker = line.strip()
         if marker == begin:
             if inside:
-                raise MarkerError(f"line {number}: BEGIN SOLUTION inside a solution block")
-            inside, blocks = True, blocks + 1
+                raise MarkerError(f"{begin} inside the block opened on line {opened}", number)
+            inside, blocks, opened = True, blocks + 1, number
             out.extend(stub(suffix, exercise_id, line[: len(line) - len(line.lstrip())]))
         elif marker == end:
             if not inside:
-                raise MarkerError(f"line {number}: END SOLUTION without BEGIN")
+                raise MarkerError(f"{end} without a {begin} before it", number)
             inside = False
         elif not inside:
             out.append(line)
     if inside:
-        raise MarkerError("a solution block is not closed")
+        raise MarkerError(f"{begin} is never closed by {end}", opened)
     if not blocks:
-        raise MarkerError("no BEGIN SOLUTION / END SOLUTION block")
+        raise MarkerError(f"no {begin} / {end} block", len(lines) or 1)
     return "\n".join(out).rstrip("\n") + "\n"
 
 
@@ -102,9 +109,14 @@ def generate(root: Path) -> tuple[dict[Path, str], dict[str, dict[str, str]]]:
         for source in sorted(folder.iterdir()):
             if source.suffix not in _MARKERS or source.name == "README.md":
                 continue
-            text = starter_from_solution(
-                source.read_text(encoding="utf-8"), source.suffix, folder.name
-            )
+            try:
+                text = starter_from_solution(
+                    source.read_text(encoding="utf-8"), source.suffix, folder.name
+                )
+            except MarkerError as error:
+                raise UsageError(
+                    "error.solution_marker", path=str(source), line=error.line, detail=error.detail
+                ) from None
             files[root / EXERCISES_DIR / folder.name / source.name] = text
             prints[folder.name] = {
                 "file": source.name,
@@ -147,32 +159,10 @@ def _read(path: Path) -> str | None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m grader.starters", description=__doc__.split("\n\n")[0]
-    )
-    parser.add_argument(
-        "--root", type=Path, default=None, help="course root (default: search upward)"
-    )
-    parser.add_argument("--check", action="store_true", help="only report stale starters (exit 1)")
-    args = parser.parse_args(argv)
-    return run_build(args.root, check=args.check)
+    """``python -m grader.starters``: the same as ``grader build-starters``."""
+    from grader.cli import main as cli_main
 
-
-def run_build(root_arg: Path | None, *, check: bool) -> int:
-    from grader.course import find_course_root
-
-    root = find_course_root(root_arg)
-    if not (root / SOLUTIONS_DIR).is_dir():
-        print(f"no {SOLUTIONS_DIR}/ folder in {root}: nothing to build starters from")
-        return 2
-    if check:
-        stale = stale_files(root)
-        for path in stale:
-            print(f"stale: {path}")
-        return 1 if stale else 0
-    for path in build_starters(root):
-        print(f"wrote {path}")
-    return 0
+    return cli_main(["build-starters", *(sys.argv[1:] if argv is None else argv)])
 
 
 if __name__ == "__main__":

@@ -1,28 +1,45 @@
-"""The exercise registry: ids -> spec modules, imported only when asked for."""
+"""The exercise registry: every ``grader/exercises/ex_<lesson>_<number>.py`` is an exercise.
+
+Discovered, never listed by hand: the module ``ex_12_01`` holds ``EXERCISE`` with id
+``EX-12-01`` (checked when it is imported). Modules are imported only when asked for.
+See "Adding an exercise" in grader/README.md.
+"""
 
 from __future__ import annotations
 
 import difflib
 import importlib
+import importlib.util
+import pkgutil
 import re
+from pathlib import Path
 
 from grader.errors import UnknownExercise
 from grader.exercises.spec import Exercise
 from grader.render.sanitize import visible
 
-_MODULES = {
-    "EX-11-01": "grader.exercises.ex_11_01",
-    "EX-11-02": "grader.exercises.ex_11_02",
-    "EX-12-01": "grader.exercises.ex_12_01",
-    "EX-12-02": "grader.exercises.ex_12_02",
-    "EX-13-01": "grader.exercises.ex_13_01",
-    "EX-13-02": "grader.exercises.ex_13_02",
-}
+_MODULE_NAME = re.compile(r"^ex_(\d{2})_(\d{2})$")
 _SHAPE = re.compile(r"^(?:EX)?[-_ ]?(\d{1,2})[-_ ]?(\d{1,2})$")
 
 
+def _modules() -> dict[str, str]:
+    """Exercise id -> module name, for every ``ex_NN_MM`` module of this package, sorted."""
+    found = {}
+    for module in pkgutil.iter_modules(__path__):
+        match = _MODULE_NAME.match(module.name)
+        if match and not module.ispkg:
+            found[f"EX-{match[1]}-{match[2]}"] = f"{__name__}.{module.name}"
+    return dict(sorted(found.items()))
+
+
+def module_file(exercise_id: str) -> Path | None:
+    """The spec module's source file of a known exercise (None if it has no file)."""
+    spec = importlib.util.find_spec(_modules()[normalize_id(exercise_id)])
+    return None if spec is None or not spec.origin else Path(spec.origin).resolve()
+
+
 def exercise_ids() -> tuple[str, ...]:
-    return tuple(_MODULES)
+    return tuple(_modules())
 
 
 def normalize_id(text: str) -> str:
@@ -51,14 +68,17 @@ def closest(given: str, known: tuple[str, ...]) -> list[str]:
 def get_exercise(exercise_id: str) -> Exercise:
     """The spec for ``exercise_id``; ``UnknownExercise`` suggests the closest id."""
     normalized = normalize_id(exercise_id)
-    module_name = _MODULES.get(normalized)
+    modules = _modules()
+    module_name = modules.get(normalized)
     if module_name is None:
-        close = closest(normalized, tuple(_MODULES))
+        close = closest(normalized, tuple(modules))
         raise UnknownExercise(
             "error.unknown_exercise_suggest" if close else "error.unknown_exercise",
             given=visible(exercise_id),
             suggestion=close[0] if close else None,
-            known=", ".join(_MODULES),
+            known=", ".join(modules),
         )
     spec: Exercise = importlib.import_module(module_name).EXERCISE
+    if spec.id != normalized:
+        raise ValueError(f"{module_name} declares {spec.id}: rename the module or fix the id")
     return spec

@@ -100,7 +100,6 @@ EXERCISE = CodeExercise(
     id="EX-11-01",
     student_file="retry_policy_probe.py",
     target="policy",
-    preload=("ticketflow.workers.tasks",),
     twins=("loop_backoff", "shift_backoff"),
     mutants=(
         "constant_delay",

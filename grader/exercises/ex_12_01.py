@@ -5,18 +5,6 @@ from __future__ import annotations
 from grader.exercises.spec import CodeExercise, Records, Requirement, calls_of
 from grader.results import Message, msg
 
-EFFECTS_PRELOAD = (
-    "sqlite3",
-    "sqlalchemy",
-    "sqlalchemy.orm",
-    "sqlalchemy.dialects.sqlite",
-    "sqlalchemy.dialects.sqlite.pysqlite",
-    "ticketflow.db",
-    "ticketflow.messaging.outbox",
-    "ticketflow.notifications.effects",
-    "grader.harness.warm_effects:warm_up",  # last: it runs a probe-like warm-up in the host
-)
-
 
 def check_calls(records: Records) -> Message | None:
     """Two deliveries of one envelope, answered True then False by the real code."""
@@ -70,7 +58,6 @@ EXERCISE = CodeExercise(
     id="EX-12-01",
     student_file="notification_once_probe.py",
     target="effects",
-    preload=EFFECTS_PRELOAD,
     twins=("savepoint_effect", "orm_effect"),
     mutants=(
         "no_dedupe",

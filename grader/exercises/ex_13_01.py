@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from grader.exercises.ex_12_01 import EFFECTS_PRELOAD
 from grader.exercises.spec import CodeExercise, Records, Requirement, calls_of
 from grader.results import Message, msg
 
@@ -74,7 +73,6 @@ EXERCISE = CodeExercise(
     id="EX-13-01",
     student_file="atomic_effect_probe.py",
     target="effects",
-    preload=EFFECTS_PRELOAD,
     twins=("savepoint_effect", "orm_effect"),
     mutants=(
         "receipt_committed_first",

@@ -13,31 +13,18 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from grader.results import Message
+from grader.targets import TICKETFLOW_LIGHT, Target, get_target
 
 Records = Sequence[Mapping[str, Any]]
 CallsCheck = Callable[[Records], Message | None]
 
 #: Modules every probe's fork server imports up front (the harness itself).
-# The light part of ticketflow's public API (no Celery, no SQLAlchemy at import) is loaded
-# for every exercise: ticketflow's source is hidden from the run (no fresh-copy oracle), so
-# a module that is not preloaded cannot be imported there.
-TICKETFLOW_LIGHT = (
-    "ticketflow.messaging.outbox",
-    "ticketflow.workers.tasks",
-    "ticketflow.workers.app",
-    "ticketflow.workers.bootstrap",
-)
-
 HARNESS_MODULES = (
     "grader.harness.prelude",
     "grader.harness.describe",
     "grader.harness.disguise",
     "grader.harness.standin",
 )
-#: Per harness target: the function the wrapper records, and what identifies one question
-#: asked of it (to compare the answers two runs got for the same question).
-RECORDED_FUNCTION = {"policy": "BoundedRetryPolicy.decision", "effects": "apply_notification_once"}
-QUESTION_KEYS = {"policy": ("error_type", "retries_so_far"), "effects": ("event_id",)}
 
 
 @dataclass(frozen=True)
@@ -61,19 +48,21 @@ class CodeExercise:
     """A probe: passes when it runs cleanly on the real code and on every twin, shows the
     required behaviour, and fails on every mutant.
 
-    ``target`` is what the harness instruments (``policy`` or ``effects``); ``twins``
-    (behaviour-equivalent rewrites of the real function) and ``mutants`` (known-wrong ones)
-    are functions of ``grader/variants/<target>.py``; ``expected_lines`` the stdout lines
-    the statement requires, in order (empty: printing is not graded).
+    ``target`` names the function under test, declared in ``grader/targets.py`` (its module,
+    stand-ins file, preload and recording wrapper); ``twins`` (behaviour-equivalent rewrites
+    of the real function) and ``mutants`` (known-wrong ones) are functions of the target's
+    stand-ins file; ``preload``: extra modules this exercise's probe needs beyond the
+    target's; ``expected_lines`` the stdout lines the statement requires, in order (empty:
+    printing is not graded).
     """
 
     id: str
     student_file: str
     target: str
-    preload: tuple[str, ...]
     twins: tuple[str, ...]
     mutants: tuple[str, ...]
     check_calls: CallsCheck
+    preload: tuple[str, ...] = ()
     #: The statement's required assertions, line by line, each with its enforcing mutant.
     requirements: tuple[Requirement, ...] = ()
     expected_lines: tuple[str, ...] = ()
@@ -94,9 +83,17 @@ class CodeExercise:
         return self.points_run + output + self.points_calls + mutants
 
     @property
+    def function_under_test(self) -> Target:
+        return get_target(self.target)
+
+    @property
     def all_preload(self) -> tuple[str, ...]:
-        modules = (*TICKETFLOW_LIGHT, *self.preload, *HARNESS_MODULES)
-        return (*dict.fromkeys(modules), f"grader.harness.{self.target}")
+        target = self.function_under_test
+        instrument = target.instrument.partition(":")[0] or "grader.harness.generic"
+        modules = (*TICKETFLOW_LIGHT, target.module, *target.preload, *self.preload)
+        warm_ups = [m for m in modules if ":" in m]  # called in the host: last, in order
+        plain = [m for m in modules if ":" not in m]
+        return (*dict.fromkeys([*plain, *HARNESS_MODULES, instrument]), *dict.fromkeys(warm_ups))
 
     @property
     def importable_ticketflow(self) -> tuple[str, ...]:
@@ -105,11 +102,11 @@ class CodeExercise:
 
     @property
     def recorded_function(self) -> str:
-        return RECORDED_FUNCTION[self.target]
+        return self.function_under_test.recorded_function
 
     @property
     def question_keys(self) -> tuple[str, ...]:
-        return QUESTION_KEYS[self.target]
+        return self.function_under_test.question_keys
 
 
 @dataclass(frozen=True)

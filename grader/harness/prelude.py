@@ -1,24 +1,26 @@
 """The prelude the runner calls in the child: ``install(recorder, target=..., code=...)``.
 
-``target`` names what to instrument (``policy`` or ``effects``); ``code`` is empty for the
-run on the real implementation, else the bytecode of the stand-in to run instead (see
-``grader.codegen``). Every run installs the same recording wrapper, so runs differ only in
-the behaviour behind it.
+``target`` is the declaration of the function under test (``grader.targets.Target.to_json``:
+module, function, instrument); ``code`` is empty for the run on the real implementation,
+else the bytecode of the stand-in to run instead (see ``grader.codegen``). Every run installs
+the same recording wrapper, so runs differ only in the behaviour behind it.
 """
 
 from __future__ import annotations
 
+import importlib
+from collections.abc import Mapping
 from typing import Any
 
 
-def install(recorder: Any, *, target: str, code: str) -> None:
-    if target == "policy":
-        from grader.harness.policy import instrument_policy
+def install(recorder: Any, *, target: Mapping[str, str], code: str) -> None:
+    instrument = str(target.get("instrument") or "")
+    if instrument:
+        module_name, _, function = instrument.partition(":")
+        getattr(importlib.import_module(module_name), function)(recorder, code)
+        return
+    from grader.harness.generic import instrument_function
 
-        instrument_policy(recorder, code)
-    elif target == "effects":
-        from grader.harness.effects import instrument_effects
-
-        instrument_effects(recorder, code)
-    else:
-        raise ValueError(f"unknown harness target {target!r}")
+    instrument_function(
+        recorder, code, module=str(target["module"]), function=str(target["function"])
+    )

@@ -1,52 +1,44 @@
-"""The notebook form of a report (``CheckReport._repr_html_``). Everything is escaped."""
+"""The notebook form of a report (``CheckReport._repr_html_``): a Jinja2 template with
+autoescape, so every value (the student's output included) is text, never markup. The
+templates in ``templates/`` are reused by the review page."""
 
 from __future__ import annotations
 
-from html import escape
+from functools import cache
+from typing import TYPE_CHECKING
 
 from grader.render.catalog import render_message
-from grader.render.sanitize import clean
-from grader.results import CheckReport, Message
+from grader.render.view import report_view
 
-_PRE = "margin:2px 0;white-space:pre-wrap"
+if TYPE_CHECKING:
+    import jinja2
+
+    from grader.results import CheckReport
+
 _STATUS_COLOR = {"passed": "#1a7f37", "needs_review": "#9a6700"}
+_LABELS = ("score", "check", "result", "points", "details", "evidence", "evidence_above", "hint")
+
+
+@cache
+def environment() -> jinja2.Environment:
+    import jinja2
+
+    return jinja2.Environment(
+        loader=jinja2.PackageLoader("grader.render", "templates"),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=False,
+    )
 
 
 def report_to_html(report: CheckReport, lang: str) -> str:
-    def t(message: Message) -> str:
-        return escape(render_message(message.id, message.params, lang))
-
-    color = _STATUS_COLOR.get(report.status, "#cf222e")
-    title = t(report.title) if report.title else ""
-    rows = []
-    for check in report.checks:
-        mark = "✔" if check.passed else "✘"
-        details = [] if check.passed else [f"<div>{t(check.message)}</div>"]
-        if not check.passed and check.evidence:
-            details.append(
-                f"<div><small>{t(Message('label.evidence'))}</small>"
-                f"<pre style='{_PRE}'>{escape(clean(check.evidence))}</pre></div>"
-            )
-        if not check.passed and check.hint is not None:
-            details.append(f"<div><b>{t(Message('label.hint'))}</b>: {t(check.hint)}</div>")
-        rows.append(
-            "<tr>"
-            f"<td style='text-align:left'>{t(check.title)}</td>"
-            f"<td>{mark}</td>"
-            f"<td>{check.points:g}/{check.max_points:g}</td>"
-            f"<td style='text-align:left'>{''.join(details)}</td>"
-            "</tr>"
-        )
-    summary = f"<p style='color:{color}'>{t(report.summary)}</p>" if report.summary else ""
-    if report.isolation == "rlimits":
-        summary += f"<p style='color:#9a6700'>{t(Message('report.weak_isolation'))}</p>"
+    labels = {name: render_message(f"label.{name}", {}, lang) for name in _LABELS}
     return (
-        "<div class='grader-report'>"
-        f"<h4>{escape(report.exercise)} {title} "
-        f"<span style='color:{color}'>[{t(Message(f'status.{report.status}'))}]</span> "
-        f"{t(Message('label.score'))} {report.score:g}/{report.max_score:g}</h4>"
-        "<table><thead><tr>"
-        f"<th>{t(Message('label.check'))}</th><th>{t(Message('label.result'))}</th>"
-        f"<th>{t(Message('label.points'))}</th><th>{t(Message('label.details'))}</th>"
-        f"</tr></thead><tbody>{''.join(rows)}</tbody></table>{summary}</div>"
+        environment()
+        .get_template("report.html.j2")
+        .render(
+            view=report_view(report, lang),
+            labels=labels,
+            color=_STATUS_COLOR.get(report.status, "#cf222e"),
+        )
     )

@@ -2,23 +2,35 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from grader.message import Message
 from grader.render.catalog import render_message
-from grader.render.sanitize import clean
-from grader.results import CheckReport, Message
+from grader.render.sanitize import clean, visible
+
+if TYPE_CHECKING:
+    from grader.results import CheckReport
 
 
 def _text(message: Message | None, lang: str) -> str | None:
     return None if message is None else render_message(message.id, message.params, lang)
 
 
-def report_to_dict(report: CheckReport, lang: str) -> dict[str, Any]:
+def report_to_dict(report: CheckReport, lang: str, *, given: str | None = None) -> dict[str, Any]:
     """``{"exercise", "status", "score", "max_score", "checks": [...]}`` plus a few extras.
 
-    ``isolation``: the sandbox mode the runs used ("namespaces", "rlimits"; null: no run).
+    ``isolation``: the sandbox mode the runs used ("namespaces", "rlimits"; null: no run);
+    ``official``: false when the runs were not isolated ("rlimits"), with ``notice`` saying
+    so (both come first); ``given``: the id as typed, when it was normalised.
     """
+    weak = report.isolation == "rlimits"
+    head: dict[str, Any] = {"official": not weak}
+    if weak:
+        head["notice"] = render_message("report.weak_isolation", {}, lang)
+    if given is not None:
+        head["given"] = visible(given)
     return {
+        **head,
         "exercise": report.exercise,
         "status": report.status,
         "score": float(report.score),

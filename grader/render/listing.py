@@ -2,23 +2,15 @@
 
 from __future__ import annotations
 
-import unicodedata
 from typing import Any
 
 from grader.listing import ListEntry
 from grader.render.catalog import render_message
+from grader.render.table import table
 
 
 def _t(message_id: str, lang: str) -> str:
     return render_message(message_id, {}, lang)
-
-
-def width(text: str) -> int:
-    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
-
-
-def _pad(text: str, size: int) -> str:
-    return text + " " * max(0, size - width(text))
 
 
 def _status(entry: ListEntry, lang: str) -> str:
@@ -43,14 +35,7 @@ def entries_to_text(entries: list[ListEntry], lang: str) -> str:
         ]
         for entry in entries
     ]
-    widths = [max(width(row[i]) for row in [header, *rows]) for i in range(len(header))]
-    lines = [
-        "  ".join(_pad(cell, widths[i]) for i, cell in enumerate(row)).rstrip()
-        for row in [header, *rows]
-    ]
-    lines.insert(1, "  ".join("-" * w for w in widths))
-    lines.append(_t("list.footer", lang))
-    return "\n".join(lines)
+    return table(header, rows) + "\n" + _t("list.footer", lang)
 
 
 def entries_to_dicts(entries: list[ListEntry], lang: str) -> list[dict[str, Any]]:

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from grader.render.catalog import render_message
-from grader.render.sanitize import fenced
-from grader.results import CheckReport, Message
+from grader.render.sanitize import fenced, visible
+from grader.render.view import report_view
+
+if TYPE_CHECKING:
+    from grader.results import CheckReport
 
 _GREEN, _RED, _YELLOW, _DIM, _BOLD, _RESET = (
     "\x1b[32m",
@@ -24,39 +27,42 @@ def use_color(stream: TextIO) -> bool:
     return stream.isatty() and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
 
 
-def _points(value: float) -> str:
-    return f"{value:g}"
-
-
-def report_to_text(report: CheckReport, lang: str, *, color: bool | None = None) -> str:
+def report_to_text(
+    report: CheckReport, lang: str, *, color: bool | None = None, given: str | None = None
+) -> str:
+    """The report for a terminal. ``given``: the id as typed, when it was normalised
+    ("EX-12-01 (from ex-12-1)"). In "rlimits" mode the FIRST line says the check was not
+    isolated, so no screenshot of a pass can pass for an official one."""
     paint = use_color(sys.stdout) if color is None else color
-
-    def t(message: Message) -> str:
-        return render_message(message.id, message.params, lang)
 
     def c(code: str, text: str) -> str:
         return f"{code}{text}{_RESET}" if paint else text
 
-    status_color = {"passed": _GREEN, "needs_review": _YELLOW}.get(report.status, _RED)
-    title = t(report.title) if report.title else ""
-    status = t(Message(f"status.{report.status}"))
-    score = f"{t(Message('label.score'))} {_points(report.score)}/{_points(report.max_score)}"
-    lines = [c(_BOLD, f"{report.exercise} {title}") + f"  [{c(status_color, status)}]  {score}"]
-    for check in report.checks:
-        mark = c(_GREEN, "✔") if check.passed else c(_RED, "✘")
-        lines.append(
-            f"  {mark} {t(check.title)}  ({_points(check.points)}/{_points(check.max_points)})"
-        )
-        if check.passed:
-            continue
-        lines.append(f"      {t(check.message)}")
-        if check.evidence:
-            lines.append(c(_DIM, f"      {t(Message('label.evidence'))}:"))
-            lines.extend(fenced(check.evidence, "      │ "))
-        if check.hint is not None:
-            lines.append(f"      {c(_YELLOW, t(Message('label.hint')))}: {t(check.hint)}")
-    if report.summary is not None:
-        lines.append(c(status_color, t(report.summary)))
-    if report.isolation == "rlimits":
-        lines.append(c(_YELLOW, t(Message("report.weak_isolation"))))
+    exercise = report.exercise
+    if given is not None:
+        params = {"exercise": exercise, "given": visible(given)}
+        exercise = render_message("report.normalized_id", params, lang)
+    view = report_view(report, lang, exercise=exercise)
+    status_color = {"passed": _GREEN, "needs_review": _YELLOW}.get(view.status, _RED)
+    lines = [] if view.weak_isolation is None else [c(_YELLOW, view.weak_isolation)]
+    head = c(_BOLD, f"{view.exercise} {view.title}") + f"  [{c(status_color, view.status_text)}]"
+    if view.score is not None:
+        head += f"  {render_message('label.score', {}, lang)} {view.score}"
+    lines.append(head)
+    if view.error is not None:
+        lines.append(f"  {view.error}")
+    for row in view.rows:
+        mark = c(_GREEN, "✔") if row.passed else c(_RED, "✘")
+        lines.append(f"  {mark} {row.title}  ({row.points})")
+        if row.message:
+            lines.append(f"      {row.message}")
+        if row.evidence:
+            lines.append(c(_DIM, f"      {render_message('label.evidence', {}, lang)}:"))
+            lines.extend(fenced(row.evidence, "      │ "))
+        if row.evidence_above:
+            lines.append(c(_DIM, f"      {render_message('label.evidence_above', {}, lang)}"))
+        if row.hint:
+            lines.append(f"      {c(_YELLOW, render_message('label.hint', {}, lang))}: {row.hint}")
+    if view.summary is not None:
+        lines.append(c(status_color, view.summary))
     return "\n".join(lines)

@@ -1,4 +1,5 @@
-"""``from grader import check`` as a notebook uses it: a warm server, HTML, no exceptions."""
+"""``from grader import check`` as a notebook uses it: a fresh server per call, HTML, no
+exceptions."""
 
 from __future__ import annotations
 
@@ -13,14 +14,15 @@ pytestmark = pytest.mark.e2e
 
 
 def test_warm_calls_reuse_one_master_and_render_html(course: Course) -> None:
-    """One master per kernel; each call gets a fresh server forked from it."""
-    from grader.runner import master
+    """One master per kernel's service; each call gets a fresh server forked from it."""
+    from grader import notebook
 
     course.answer("EX-12-01", REPO / "solutions" / "EX-12-01" / "notification_once_probe.py")
     first = check("EX-12-01", root=course.root)
-    kept = master._shared[1] if master._shared else None
+    masters = [m for service in notebook._services.values() for m in service._masters.values()]
     second = check("EX-12-01", root=course.root, lang="en")
-    assert master._shared is not None and master._shared[1] is kept and kept.alive
+    again = [m for service in notebook._services.values() for m in service._masters.values()]
+    assert len(masters) == 1 and again == masters and masters[0].alive
     assert (first.status, first.lang, second.status, second.lang) == (
         "passed",
         "zh",
@@ -30,7 +32,7 @@ def test_warm_calls_reuse_one_master_and_render_html(course: Course) -> None:
     starter = check("EX-11-01", root=course.root)
     assert starter.status == "failed" and starter.checks[0].message.id == "code.not_started"
     html = first._repr_html_()
-    assert html.startswith("<div class='grader-report'>") and "<table>" in html
+    assert html.startswith('<div class="grader-report">') and "<table>" in html
 
 
 def test_student_output_is_escaped_in_html(course: Course, tmp_path: Path) -> None:

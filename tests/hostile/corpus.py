@@ -13,6 +13,12 @@ A ``.py``/``.ipynb`` file is handed in as it is; its first lines say what it is:
     # known-hole-rlimits: H7             (the same, in the rlimits fallback only)
 
 A valid notebook cannot start with comments: its header lives in ``metadata.hostile``.
+A case may also booby-trap the course root it is graded in (a copy of its own)::
+
+    # course: grader-link      (.grader is a symlink to a folder elsewhere: writes must not
+    #                           land there)
+    #       | results-fifo     (.grader/results.json is a FIFO: nothing may block on it)
+
 A ``.make`` file describes a submission built at test time (symlinks, FIFOs, 10 MB files)::
 
     # make: empty | directory | fifo | missing | symlink <target> | huge <MB>
@@ -61,6 +67,7 @@ class Case:
     timeout: bool = False
     known_hole: str | None = None
     known_hole_rlimits: str | None = None
+    course: str | None = None
 
     def hole_in(self, isolation: str | None) -> str | None:
         if isolation == "rlimits":
@@ -123,6 +130,7 @@ def load_cases() -> list[Case]:
                 timeout=head.get("timeout") == "yes",
                 known_hole=head.get("known-hole"),
                 known_hole_rlimits=head.get("known-hole-rlimits"),
+                course=head.get("course"),
             )
         )
     return cases
@@ -185,3 +193,24 @@ def _huge_probe(size: int) -> str:
     body = 'print("RetryableTaskError 0 True 5 False")\n'
     padding = "# " + "x" * 97 + "\n"
     return body + padding * (size // len(padding) + 1)
+
+
+#: Where a ``grader-link`` trap points: a folder outside the course that must stay untouched.
+LINK_TARGET = "hostile-corpus-link-target"
+COURSE_TRAPS = ("grader-link", "results-fifo")
+
+
+def trapped_course(case: Case, where: Path) -> Path:
+    """A course root of the case's own (exercises/ only) with its ``course:`` trap set."""
+    root = where / f"hostile-course-{Path(case.name).stem}"
+    shutil.copytree(REPO / "exercises", root / "exercises")
+    if case.course == "grader-link":
+        target = where / LINK_TARGET
+        target.mkdir()
+        (root / ".grader").symlink_to(target, target_is_directory=True)
+    elif case.course == "results-fifo":
+        (root / ".grader").mkdir()
+        os.mkfifo(root / ".grader" / "results.json")
+    else:
+        raise ValueError(f"{case.name}: unknown course trap {case.course!r}")
+    return root

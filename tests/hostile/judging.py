@@ -57,11 +57,9 @@ def namespaces_available() -> bool:
 
 
 def _parallelism() -> int:
-    try:
-        from grader.grading import parallelism
-    except ImportError:
-        return 2
-    return parallelism()
+    from grader.settings import default_jobs
+
+    return default_jobs()
 
 
 def problems_with(

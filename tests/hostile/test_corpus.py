@@ -10,8 +10,11 @@ See judging.py for what "ends well" means, residue.py for what "left behind" mea
 
 from __future__ import annotations
 
+import json
 import secrets
 import shutil
+import subprocess
+import sys
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -19,7 +22,16 @@ from typing import Any
 
 import pytest
 
-from tests.hostile.corpus import FILES, REPO, STUDENT_FILES, Case, load_cases, materialize
+from tests.hostile.corpus import (
+    FILES,
+    LINK_TARGET,
+    REPO,
+    STUDENT_FILES,
+    Case,
+    load_cases,
+    materialize,
+    trapped_course,
+)
 from tests.hostile.grading import GRADER_TRACEBACK, grade
 from tests.hostile.judging import budget, grade_quietly, sweep, verdict
 from tests.hostile.residue import (
@@ -114,11 +126,45 @@ QUICK = [case for case in CASES if not case.timeout]
 WALL = [case for case in CASES if case.timeout]
 
 
+def _root_for(case: Case, course_root: Path, where: Path) -> Path:
+    """The shared course root, or a booby-trapped one of the case's own (``# course:``)."""
+    return trapped_course(case, where) if case.course else course_root
+
+
+def _trap_held(case: Case, where: Path) -> None:
+    """A ``grader-link`` trap: nothing was written where the link points."""
+    if case.course == "grader-link":
+        assert list((where / LINK_TARGET).iterdir()) == [], f"{case.name}: wrote through the link"
+
+
 @pytest.mark.parametrize("case", QUICK, ids=lambda case: case.name)
 def test_hostile_submission_never_passes(case: Case, course_root: Path, tmp_path: Path) -> None:
     before = Snapshot.take(course_root)
-    graded = grade_quietly(case, tmp_path, course_root, None)
+    graded = grade_quietly(case, tmp_path, _root_for(case, course_root, tmp_path), None)
     verdict(case, graded, sweep(before, course_root), None)
+    _trap_held(case, tmp_path)
+
+
+TRAPS = [case for case in CASES if case.course]
+
+
+@pytest.mark.parametrize("case", TRAPS, ids=lambda case: case.name)
+def test_grader_list_neither_writes_through_nor_blocks_on_a_trapped_cache(
+    case: Case, tmp_path: Path
+) -> None:
+    root = trapped_course(case, tmp_path)
+    shutil.copyfile(
+        REPO / "solutions" / "EX-11-01" / STUDENT_FILES["EX-11-01"],
+        root / "exercises" / "EX-11-01" / STUDENT_FILES["EX-11-01"],
+    )
+    for extra in (["--no-run"], []):
+        argv = [sys.executable, "-m", "grader", "list", "--root", str(root), "--json", *extra]
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=60, cwd=tmp_path)
+        assert done.returncode == 0, done.stdout + done.stderr
+        statuses = {e["exercise"]: e["status"] for e in json.loads(done.stdout)}
+        assert statuses["EX-11-01"] in ("unchecked", "passed"), statuses
+        assert GRADER_TRACEBACK not in done.stderr
+    _trap_held(case, tmp_path)
 
 
 @pytest.mark.slow
@@ -206,7 +252,7 @@ def test_hostile_submission_never_passes_under_rlimits(
     case drops there are cleaned up, not held against it; everything else is.
     """
     before = Snapshot.take(course_root)
-    graded = grade_quietly(case, tmp_path, course_root, "rlimits")
+    graded = grade_quietly(case, tmp_path, _root_for(case, course_root, tmp_path), "rlimits")
     residue = [
         r
         for r in sweep(before, course_root)
@@ -214,6 +260,7 @@ def test_hostile_submission_never_passes_under_rlimits(
     ]
     revoke_marked_keys()  # the student ran with this uid: its keyring is shared (documented)
     verdict(case, graded, residue, "rlimits")
+    _trap_held(case, tmp_path)
 
 
 def test_next_submission_is_graded_as_if_the_corpus_never_ran(

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from grader.cli import exit_code_for, main
+from grader.cli import main
+from grader.errors import exit_code_for
 from grader.results import build_report, failed_check, msg, passed_check
 
 
@@ -18,7 +19,7 @@ def test_an_unexpected_internal_error_exits_3_and_asks_for_a_report(
     def explode(*_args: object, **_kwargs: object) -> None:
         raise RuntimeError("disk on fire")
 
-    monkeypatch.setattr("grader.grading.grade_exercise", explode)
+    monkeypatch.setattr("grader.service.GradingService.check", explode)
     (tmp_path / "exercises").mkdir()
     code = main(["check", "EX-11-01", "--root", str(tmp_path), "--lang", "en"])
     captured = capsys.readouterr()
@@ -38,13 +39,14 @@ def test_exit_codes_follow_the_status() -> None:
     passed = build_report("EX-11-01", "code", (passed_check("runs_cleanly", 1.0, msg("run.ok")),))
     failed = build_report("EX-11-01", "code", (failed_check("runs_cleanly", 1.0, msg("run.ok")),))
     review = build_report("EX-11-02", "prose", passed.checks, status="needs_review")
-    assert [exit_code_for(r) for r in (passed, failed, review)] == [0, 1, 0]
+    assert [exit_code_for(r.status) for r in (passed, failed, review)] == [0, 1, 0]
 
 
 def test_importing_the_grading_modules_never_shadows_grader_check() -> None:
     import grader
     import grader.grading
     import grader.notebook
+    import grader.service
 
     assert callable(grader.check) and grader.check.__module__ == "grader"
 
@@ -55,6 +57,7 @@ def test_the_graded_text_is_cached_and_the_path_never_reopened(
 ) -> None:
     """A run that swaps the submission for a FIFO must not hang the grader (hostile H7)."""
     from grader import cache
+    from grader.exercises import get_exercise
 
     (tmp_path / "exercises").mkdir()
     probe = tmp_path / "retry_policy_probe.py"
@@ -69,7 +72,7 @@ def test_the_graded_text_is_cached_and_the_path_never_reopened(
     monkeypatch.setattr("grader.grading.judge_submission", judge_then_swap)
     code = main(["check", "EX-11-01", "--path", str(probe), "--root", str(tmp_path), "--json"])
     assert code == 0, capsys.readouterr()
-    assert cache.lookup(tmp_path, "EX-11-01", graded_text) is not None
+    assert cache.lookup(tmp_path, get_exercise("EX-11-01"), graded_text) is not None
 
 
 def test_an_exercise_id_with_terminal_controls_is_echoed_visibly_never_raw(
@@ -91,3 +94,44 @@ def test_check_help_documents_the_isolation_knob(capsys: pytest.CaptureFixture[s
         main(["check", "--help"])
     text = capsys.readouterr().out
     assert "GRADER_ISOLATION" in text and "rlimits" in text and "official grading" in text
+
+
+def test_an_unclosed_solution_marker_is_a_usage_error_naming_file_and_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    (tmp_path / "exercises").mkdir()
+    solution = tmp_path / "solutions" / "EX-99-01" / "probe.py"
+    solution.parent.mkdir(parents=True)
+    solution.write_text("import x\n\n# BEGIN SOLUTION\nprint(1)\n", encoding="utf-8")
+    code = main(["build-starters", "--root", str(tmp_path), "--lang", "en"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert f"{solution}, line 3:" in err and "# BEGIN SOLUTION is never closed" in err
+    assert "Traceback" not in err and "Internal" not in err
+
+
+def test_build_starters_without_solutions_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    (tmp_path / "exercises").mkdir()
+    assert main(["build-starters", "--root", str(tmp_path), "--lang", "en"]) == 2
+    assert "No solutions/ folder" in capsys.readouterr().err
+
+
+def test_every_subcommand_follows_the_commands_convention() -> None:
+    from grader.cli import COMMANDS, build_parser
+
+    for module in COMMANDS:
+        assert module.__name__.startswith("grader.commands.")
+        assert callable(module.register) and callable(module.run)
+    parser = build_parser()
+    for argv in (["check", "EX-11-01"], ["list"], ["build-starters"]):
+        assert parser.parse_args(argv).run.__module__.startswith("grader.commands.")
+
+
+@pytest.mark.parametrize("key", ["error.submission", "check.input", "report.unknown_exercise"])
+def test_messages_that_had_no_text_have_it_in_both_languages(key: str) -> None:
+    from grader.render.catalog import catalogue
+
+    for lang in ("zh", "en"):
+        assert catalogue(lang).get(key), (lang, key)

@@ -91,7 +91,7 @@ def test_every_build_is_salted_differently_and_positions_are_flat() -> None:
 
 
 def test_an_unknown_target_is_refused() -> None:
-    with pytest.raises(ValueError, match="unknown harness target"):
+    with pytest.raises(ValueError, match="unknown function under test"):
         stand_in_code("nope", "x", random.Random(0))
 
 

@@ -1,5 +1,5 @@
 """The grading flow with a stand-in fork server: real run first, then shuffled stand-ins
-whose requests carry bytecode and nothing that names them; the isolation knob."""
+whose requests carry bytecode and nothing that names them."""
 
 from __future__ import annotations
 
@@ -9,14 +9,10 @@ import types
 from collections.abc import Sequence
 from pathlib import Path
 
-import pytest
-
 from grader.codegen import stand_in_names
-from grader.errors import UsageError
 from grader.exercises import get_exercise
 from grader.exercises.spec import CodeExercise
-from grader.grading import _observe, isolation_mode, require_official_isolation
-from grader.results import build_report, msg, passed_check
+from grader.grading import _observe
 from grader.runner import Observations, RunRequest
 from grader.submission import Submission
 from tests.unit.grader.factories import failed_run, observations
@@ -51,7 +47,10 @@ def test_a_failing_real_run_is_the_only_run() -> None:
     server = FakeServer(failed_run())
     observed = _observe(EX_11_01, SUBMISSION, server)  # type: ignore[arg-type]
     assert len(server.batches) == 1 and len(server.batches[0]) == 1
-    assert server.batches[0][0].prelude_args == {"target": "policy", "code": ""}
+    assert server.batches[0][0].prelude_args == {
+        "target": EX_11_01.function_under_test.to_json(),
+        "code": "",
+    }
     assert observed.twins == {} and observed.mutants == {}
 
 
@@ -79,32 +78,3 @@ def test_stand_in_runs_are_shuffled_and_their_requests_name_nothing() -> None:
             assert run is not None
             positions.setdefault(name, set()).add(run.stdout)
     assert all(len(seen) > 1 for seen in positions.values()), positions  # no fixed order
-
-
-@pytest.mark.parametrize(
-    ("value", "mode"), [(None, "auto"), ("RLIMITS", "rlimits"), ("namespaces", "namespaces")]
-)
-def test_the_isolation_knob(value: str | None, mode: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    if value is None:
-        monkeypatch.delenv("GRADER_ISOLATION", raising=False)
-    else:
-        monkeypatch.setenv("GRADER_ISOLATION", value)
-    assert isolation_mode() == mode
-
-
-def test_an_unknown_isolation_mode_is_a_usage_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("GRADER_ISOLATION", "docker\x1b[2J")
-    with pytest.raises(UsageError) as caught:
-        isolation_mode()
-    assert caught.value.exit_code == 2
-    assert caught.value.params["given"] == "docker\\x1b[2j"
-
-
-def test_official_grading_refuses_a_verdict_from_the_weak_sandbox() -> None:
-    checks = (passed_check("runs_cleanly", 1.0, msg("run.ok")),)
-    strong = build_report("EX-11-01", "code", checks, isolation="namespaces")
-    weak = build_report("EX-11-01", "code", checks, isolation="rlimits")
-    require_official_isolation(strong)
-    with pytest.raises(UsageError) as caught:
-        require_official_isolation(weak)
-    assert caught.value.message_id == "error.weak_isolation"

@@ -29,10 +29,11 @@ def test_importing_grader_loads_nothing_but_the_package() -> None:
 def test_the_ex_11_01_path_never_imports_celery_or_sqlalchemy() -> None:
     # What the CLI process and the EX-11-01 fork-server host import between them.
     code = (
-        "import grader.cli, grader.grading, grader.verdict, grader.cache, grader.render.text\n"
+        "import grader.cli, grader.service, grader.grading, grader.verdict, grader.render.text\n"
         "from grader.exercises import get_exercise\n"
         "import importlib\n"
         "for name in get_exercise('EX-11-01').all_preload: importlib.import_module(name)\n"
-        "grader.cache.code_fingerprint()"
+        "import grader.fingerprint\n"
+        "grader.fingerprint.verdict_fingerprint(get_exercise('EX-11-01'))"
     )
     assert _heavy(_modules_after(code)) == set()

@@ -79,7 +79,7 @@ def test_no_object_or_frame_names_the_installed_stand_in(exercise_id: str) -> No
         code = stand_in_code(spec.target, name, random.Random(7))
         done = subprocess.run(
             [sys.executable, "-c", SCRIPT],
-            input=json.dumps([preload, spec.target, code, needles]),
+            input=json.dumps([preload, spec.function_under_test.to_json(), code, needles]),
             capture_output=True,
             text=True,
             check=True,

@@ -1,0 +1,47 @@
+"""Instrument any plain function under test (a target without a dedicated wrapper).
+
+Records each call as ``{"function": <qualified name>, "args": [...], "result": ...}`` with
+every argument and the result described by ``describe.plain`` (exact built-in scalars as
+themselves, anything else as its type name), so the records never call the student's code.
+Works for a module-level function (``"name"``) or a method (``"Class.name"``).
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from grader.harness.describe import plain, type_name
+from grader.harness.disguise import disguise
+from grader.harness.standin import stand_in
+
+
+def instrument_function(recorder: Any, code: str, *, module: str, function: str) -> None:
+    owner: Any = importlib.import_module(module)
+    *path, name = function.split(".")
+    for part in path:
+        owner = getattr(owner, part)
+    real = owner.__dict__[name]
+    impl = stand_in(code, like=real) if code else real
+    wrapper = _recording(impl, recorder.record, function)
+    setattr(owner, name, disguise(wrapper, like=real))
+
+
+def _recording(impl: Any, record: Any, qualified: str) -> Any:
+    describe, name_of = plain, type_name
+
+    def recorded(*args: Any, **kwargs: Any) -> Any:
+        facts = {
+            "function": qualified,
+            "args": [describe(value) for value in args],
+            "kwargs": {str(k): describe(v) for k, v in kwargs.items()},
+        }
+        try:
+            result = impl(*args, **kwargs)
+        except BaseException as exc:
+            record("call", raised=name_of(exc), **facts)
+            raise
+        record("call", result=describe(result), **facts)
+        return result
+
+    return recorded

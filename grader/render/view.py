@@ -1,0 +1,85 @@
+"""What a report shows, language resolved, shared by the terminal and the HTML forms.
+
+Decides once what is worth showing: a passed check worth no points (e.g. "depends on
+behaviour" when it held) is left out; the student's output is shown once, and a later
+failed check with the very same output points back to it instead of repeating it; an
+error report has no score and no table of checks, only what went wrong.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from grader.message import Message
+from grader.render.catalog import render_message
+from grader.render.sanitize import clean
+
+if TYPE_CHECKING:
+    from grader.results import CheckReport
+
+
+@dataclass(frozen=True)
+class RowView:
+    title: str
+    passed: bool
+    points: str  # "1/1"
+    message: str | None  # only for a failed check
+    hint: str | None
+    evidence: str | None  # cleaned student output, None if absent or shown above
+    evidence_above: bool  # the same output was shown for an earlier check
+
+
+@dataclass(frozen=True)
+class ReportView:
+    exercise: str
+    title: str
+    status: str  # passed | failed | error | needs_review
+    status_text: str
+    score: str | None  # "8/10"; None for an error report
+    rows: tuple[RowView, ...]
+    summary: str | None
+    error: str | None  # the error's message for a status "error" report
+    weak_isolation: str | None  # the rlimits warning, or None
+
+
+def report_view(report: CheckReport, lang: str, *, exercise: str | None = None) -> ReportView:
+    """``exercise``: the id as it should be shown (default ``report.exercise``)."""
+
+    def t(message: Message | None) -> str | None:
+        return None if message is None else render_message(message.id, message.params, lang)
+
+    error = report.status == "error"
+    rows: list[RowView] = []
+    shown: set[str] = set()
+    for check in () if error else report.checks:
+        if check.passed and check.max_points == 0:
+            continue
+        evidence = None if check.passed or not check.evidence else clean(check.evidence)
+        repeated = evidence is not None and evidence in shown
+        if evidence is not None:
+            shown.add(evidence)
+        rows.append(
+            RowView(
+                title=t(check.title) or "",
+                passed=check.passed,
+                points=f"{check.points:g}/{check.max_points:g}",
+                message=None if check.passed else t(check.message),
+                hint=None if check.passed else t(check.hint),
+                evidence=None if repeated else evidence,
+                evidence_above=repeated,
+            )
+        )
+    return ReportView(
+        exercise=exercise or report.exercise,
+        title=t(report.title) or "",
+        status=report.status,
+        status_text=t(Message(f"status.{report.status}")) or report.status,
+        score=None if error else f"{report.score:g}/{report.max_score:g}",
+        rows=tuple(rows),
+        summary=t(report.summary),
+        error="; ".join(t(c.message) or "" for c in report.checks) if error else None,
+        weak_isolation=t(Message("report.weak_isolation"))
+        if report.isolation == "rlimits"
+        else None,
+    )
