@@ -19,6 +19,7 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from grader.errors import EXIT_FAILED, EXIT_INTERNAL, EXIT_PASSED, GraderError, InternalError
 from grader.render.catalog import LANGUAGES, render_message, resolve_lang
@@ -80,7 +81,16 @@ def build_parser() -> argparse.ArgumentParser:
     starters.add_argument(
         "--check", action="store_true", help="only report stale starters (exit 1)"
     )
+    for module in _command_modules():
+        module.register(commands)
     return parser
+
+
+def _command_modules() -> list[Any]:
+    """Subcommands that follow the convention of ``grader.commands`` (one module each)."""
+    from grader.commands import export, feedback, grade, stats, submit, worker
+
+    return [grade, worker, submit, export, feedback, stats]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -97,6 +107,9 @@ def _main(argv: Sequence[str] | None) -> int:
     lang = resolve_lang(getattr(args, "lang", None))
     as_json = bool(getattr(args, "json", False))
     try:
+        if getattr(args, "run", None) is not None:
+            code: int = args.run(args, lang, as_json)
+            return code
         if args.command == "check":
             return run_check(args, lang, as_json)
         if args.command == "list":
