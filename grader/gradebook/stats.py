@@ -95,3 +95,12 @@ def stats_to_json(stats: list[ExerciseStats]) -> dict[str, Any]:
             for item in stats
         ]
     }
+
+
+def survivors(results: list[ResultView], exercise: str, mutant: str) -> list[str]:
+    """The students whose probe for ``exercise`` let ``mutant`` through, sorted."""
+    return sorted(
+        result.student
+        for result in results
+        if result.exercise == exercise and result.mutants.get(mutant) is False
+    )
