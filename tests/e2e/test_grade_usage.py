@@ -53,7 +53,7 @@ def test_weak_isolation_is_refused_unless_allowed_and_then_marked(small_class: P
     assert "rlimits" in refused.stderr
     allowed = grader(
         "grade", "submissions", "--allow-weak-isolation", "--exercise", "EX-11-01", "--json",
-        cwd=small_class, env=weak,
+        "--lang", "en", cwd=small_class, env=weak,
     )  # fmt: skip
     assert allowed.code == 0, allowed.stderr
     assert "WITHOUT the isolating sandbox" in allowed.stderr
