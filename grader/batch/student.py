@@ -118,11 +118,12 @@ def _grade_one(
         return ExerciseOutcome(exercise.id, _status_of(book, key), "unchanged")
     try:
         report = session.judge(exercise, submission)
-    except GraderError as error:  # the grader failed, not the student: record, retry later
+    except Exception as error:  # the grader failed, not the student: record, retry later
         failed = GradingKey(
             key.student, key.exercise, key.content_sha256, key.verdict_fingerprint + FAILED_SUFFIX
         )
-        detail = str(error)[:300]
+        shown = str(error) if isinstance(error, GraderError) else f"{type(error).__name__}: {error}"
+        detail = shown.strip()[:300]
         entry = error_entry(
             failed,
             exercise.kind,

@@ -73,14 +73,15 @@ def test_a_zip_student_is_graded_like_a_folder(tmp_path: Path, book: Gradebook) 
     assert list(tmp_path.glob("s-*")) == []  # the unpacked copy is gone
 
 
+@pytest.mark.parametrize("failure", [RunnerFailure(detail="host died"), RuntimeError("bug")])
 def test_a_grader_failure_is_recorded_and_retried_next_run(
-    tmp_path: Path, book: Gradebook, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, book: Gradebook, monkeypatch: pytest.MonkeyPatch, failure: Exception
 ) -> None:
     answer = (ENGLISH / "EX-11-02-answer-en.md").read_bytes()
     source = _student(tmp_path, {"EX-11-02/answer.md": answer})
 
     def broken(*_: object) -> None:
-        raise RunnerFailure(detail="host died")
+        raise failure
 
     monkeypatch.setattr(_grading_seam.StudentSession, "judge", broken)
     failed = grade_student(source, _plan(tmp_path), book, tmp_path)
@@ -88,6 +89,9 @@ def test_a_grader_failure_is_recorded_and_retried_next_run(
     row = book.result("alice", "EX-11-02")
     assert row is not None and row.verdict_fingerprint == "fp" + FAILED_SUFFIX
     assert row.reason is not None and row.reason.id == "batch.grading_failed"
+    assert "host died" in str(row.reason.params["detail"]) or "RuntimeError: bug" in str(
+        row.reason.params["detail"]
+    )
     monkeypatch.undo()
     retried = grade_student(source, _plan(tmp_path), book, tmp_path)
     assert _statuses(retried)["EX-11-02"] == ("needs_review", "graded")
