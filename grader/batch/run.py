@@ -78,7 +78,7 @@ def grade_class(
     exercises = chosen_exercises(options.exercises)
     started = time.perf_counter()
     with Gradebook(options.db_url) as book:
-        mode = isolation_available(None)
+        mode = isolation_available()
         weak = mode != OFFICIAL
         if weak and not options.allow_weak_isolation:
             raise UsageError("error.batch_weak_isolation", mode=mode)
@@ -88,7 +88,13 @@ def grade_class(
         try:
             plan = BatchPlan(
                 exercises=exercises,
-                fingerprint=key_fingerprint(verdict_fingerprint(), weak),
+                fingerprints=tuple(
+                    (
+                        exercise_id,
+                        key_fingerprint(verdict_fingerprint(get_exercise(exercise_id)), weak),
+                    )
+                    for exercise_id in exercises
+                ),
                 weak=weak,
                 hide=hidden_for(folder, scratch, book),
             )

@@ -25,7 +25,7 @@ def book(tmp_path: Path) -> Gradebook:
 
 
 def _plan(tmp_path: Path) -> BatchPlan:
-    return BatchPlan(PROSE, "fp", weak=False, hide=(str(tmp_path),))
+    return BatchPlan(PROSE, tuple((e, "fp") for e in PROSE), weak=False, hide=(str(tmp_path),))
 
 
 def _student(tmp_path: Path, files: dict[str, bytes]) -> StudentSource:
@@ -83,7 +83,7 @@ def test_a_grader_failure_is_recorded_and_retried_next_run(
     def broken(*_: object) -> None:
         raise failure
 
-    monkeypatch.setattr(_grading_seam.StudentSession, "judge", broken)
+    monkeypatch.setattr(_grading_seam._FallbackSession, "judge", broken)
     failed = grade_student(source, _plan(tmp_path), book, tmp_path)
     assert _statuses(failed)["EX-11-02"] == ("error", "graded")
     row = book.result("alice", "EX-11-02")
@@ -98,5 +98,6 @@ def test_a_grader_failure_is_recorded_and_retried_next_run(
 
 
 def test_plan_travels_as_json() -> None:
-    plan = BatchPlan(("EX-11-01",), "abc+rlimits", weak=True, hide=("/a", "/b"))
+    plan = BatchPlan(("EX-11-01",), (("EX-11-01", "abc+rlimits"),), weak=True, hide=("/a", "/b"))
+    assert plan.fingerprint("EX-11-01") == "abc+rlimits"
     assert BatchPlan.from_json(plan.to_json()) == plan
