@@ -32,12 +32,16 @@ from grader.gradebook.entries import (
     missing_entry,
     sha256_text,
 )
-from grader.results import ParamValue
+from grader.results import CheckReport, ParamValue
 from grader.submission import load_submission
 
 #: Appended to the fingerprint of a row recording a failure of the grader itself, so the
 #: next run does not take it for a finished grading and tries again.
 FAILED_SUFFIX = "+failed"
+#: Message ids of checks saying the verdict was cut short by a clock (the prose rubric's
+#: time budget): such a report depends on the machine's load, so it is judged again.
+CLOCK_BOUND = frozenset({"prose.timed_out"})
+CLOCK_RETRIES = 2
 
 
 def grade_student(
@@ -123,6 +127,10 @@ def _grade_one(
         return ExerciseOutcome(exercise.id, _status_of(book, key), "unchanged")
     try:
         report = session.judge(exercise, submission)
+        for _ in range(CLOCK_RETRIES):  # a verdict that depends on the load is not final
+            if not _clock_bound(report):
+                break
+            report = session.judge(exercise, submission)
     except Exception as error:  # the grader failed, not the student: record, retry later
         failed = GradingKey(
             key.student, key.exercise, key.content_sha256, key.verdict_fingerprint + FAILED_SUFFIX
@@ -141,6 +149,10 @@ def _grade_one(
             worker=pid_label(),
         )
         return _store(book, entry)
+    if _clock_bound(report):  # recorded, but tried again by the next run
+        key = GradingKey(
+            key.student, key.exercise, key.content_sha256, key.verdict_fingerprint + FAILED_SUFFIX
+        )
     entry = entry_from_report(
         key,
         report,
@@ -176,6 +188,10 @@ def _all_errors(
 def _store(book: Gradebook, entry: GradingEntry) -> ExerciseOutcome:
     recorded = book.record(entry)
     return ExerciseOutcome(entry.key.exercise, entry.status, "graded" if recorded else "unchanged")
+
+
+def _clock_bound(report: CheckReport) -> bool:
+    return any(check.message.id in CLOCK_BOUND for check in report.checks)
 
 
 def _status_of(book: Gradebook, key: GradingKey) -> str:

@@ -101,3 +101,38 @@ def test_plan_travels_as_json() -> None:
     plan = BatchPlan(("EX-11-01",), (("EX-11-01", "abc+rlimits"),), weak=True, hide=("/a", "/b"))
     assert plan.fingerprint("EX-11-01") == "abc+rlimits"
     assert BatchPlan.from_json(plan.to_json()) == plan
+
+
+@pytest.mark.parametrize(("slow_calls", "recorded_as"), [(1, "fp"), (99, "fp" + FAILED_SUFFIX)])
+def test_a_verdict_cut_short_by_the_clock_is_judged_again(
+    tmp_path: Path,
+    book: Gradebook,
+    monkeypatch: pytest.MonkeyPatch,
+    slow_calls: int,
+    recorded_as: str,
+) -> None:
+    """The rubric's time budget can run out on a loaded machine: judge again, and if it
+    keeps running out, record the answer so that the next run tries once more."""
+    from dataclasses import replace
+
+    from grader.results import failed_check, msg
+
+    answer = (ENGLISH / "EX-11-02-answer-en.md").read_bytes()
+    source = _student(tmp_path, {"EX-11-02/answer.md": answer})
+    real = _grading_seam._FallbackSession.judge
+    calls: list[int] = []
+
+    def loaded(self: object, exercise: object, submission: object) -> object:
+        calls.append(1)
+        report = real(self, exercise, submission)  # type: ignore[arg-type]
+        if len(calls) > slow_calls:
+            return report
+        note = failed_check("scope", 0.0, msg("prose.timed_out"))
+        return replace(report, checks=(note, *report.checks))
+
+    monkeypatch.setattr(_grading_seam._FallbackSession, "judge", loaded)
+    plan = BatchPlan(("EX-11-02",), (("EX-11-02", "fp"),), weak=False, hide=())
+    grade_student(source, plan, book, tmp_path)
+    row = book.result("alice", "EX-11-02")
+    assert row is not None and row.verdict_fingerprint == recorded_as
+    assert len(calls) == min(slow_calls + 1, 3)
