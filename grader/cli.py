@@ -16,13 +16,34 @@ import json
 import sys
 from collections.abc import Sequence
 
-from grader.commands import build_starters, check, release
+from grader.commands import (
+    build_starters,
+    check,
+    export,
+    feedback,
+    grade,
+    release,
+    stats,
+    submit,
+    worker,
+)
 from grader.commands import list as list_command
 from grader.commands.common import emit
 from grader.errors import EXIT_CODES, EXIT_INTERNAL, GraderError, InternalError
 from grader.render.catalog import render_message, resolve_lang
 
-COMMANDS = (check, list_command, build_starters, release)
+COMMANDS = (
+    check,
+    list_command,
+    build_starters,
+    submit,
+    grade,
+    worker,
+    export,
+    feedback,
+    stats,
+    release,
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -79,7 +79,9 @@ def run_check(
     name, points = "runs_cleanly", exercise.points_run
     if real.ok:
         return passed_check(name, points, msg("run.ok"))
-    if real.timed_out:
+    if real.timed_out or real.limit_hit == "cpu":
+        # a busy endless loop meets the CPU and the wall limit at about the same time; which
+        # one fires first is a race, so the student reads the same advice for both
         seconds = round(real.wall_seconds)
         return failed_check(
             name, points, msg("run.timeout", seconds=seconds), None, tail(real.stdout)
