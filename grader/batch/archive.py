@@ -96,8 +96,8 @@ def _validated(
         parts = _safe_parts(info.filename)
         if parts is None:
             raise ArchiveProblem("batch.archive_unsafe_path", archive=name, entry=shown)
-        mode = info.external_attr >> 16
-        if stat.S_ISLNK(mode) or (mode and not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))):
+        kind = stat.S_IFMT(info.external_attr >> 16)  # 0: no Unix type recorded
+        if kind not in (0, stat.S_IFREG, stat.S_IFDIR):  # a link, a FIFO, a device
             raise ArchiveProblem("batch.archive_link", archive=name, entry=shown)
         key = "/".join(parts).casefold()
         if key in seen:

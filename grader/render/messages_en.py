@@ -235,6 +235,7 @@ MESSAGES: dict[str, str] = {
     "feedback.total": "Total",
     "feedback.final_score": "Final score",
     "feedback.comment": "Instructor's comment",
+    "feedback.your_file": "Your file",
     "feedback.reason": "Reason",
     "feedback.changed_since_review": "Your submission changed after it was reviewed.",
     "feedback.provisional": "provisional, awaiting review",

@@ -234,6 +234,7 @@ MESSAGES: dict[str, str] = {
     "feedback.total": "总分",
     "feedback.final_score": "最终分数",
     "feedback.comment": "教师评语",
+    "feedback.your_file": "你提交的文件",
     "feedback.reason": "原因",
     "feedback.changed_since_review": "你的提交在复核之后有改动。",
     "feedback.provisional": "暂定，等待复核",

@@ -1,0 +1,90 @@
+"""Running the real ``grader`` batch commands, and reading the gradebook back as plain data."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tests.e2e.conftest import grader_command
+
+EXPECTED = Path(__file__).parent / "files" / "class" / "expected.json"
+GRADE_TIMEOUT = 900
+
+
+@dataclass(frozen=True)
+class Ran:
+    code: int
+    stdout: str
+    stderr: str
+
+    def json(self) -> Any:
+        return json.loads(self.stdout)
+
+
+def environment(extra: dict[str, str] | None = None) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("GRADER_LANG", "GRADER_DB_URL")}
+    env.update(extra or {})
+    return env
+
+
+def grader(
+    *args: str, cwd: Path, env: dict[str, str] | None = None, timeout: float = GRADE_TIMEOUT
+) -> Ran:
+    done = subprocess.run(
+        [*grader_command(), *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=environment(env),
+    )
+    assert "Traceback" not in done.stderr, done.stderr
+    return Ran(done.returncode, done.stdout, done.stderr)
+
+
+def expected_profiles() -> dict[str, dict[str, dict[str, Any]]]:
+    data: dict[str, dict[str, dict[str, Any]]] = json.loads(EXPECTED.read_text())["profiles"]
+    return data
+
+
+def canonical(url: str) -> list[tuple[Any, ...]]:
+    """Every current result with its checks, as comparable tuples (no times, no ids)."""
+    from grader.gradebook import Gradebook
+
+    with Gradebook(url) as book:
+        return [
+            (
+                r.student,
+                r.exercise,
+                r.status,
+                r.score,
+                r.max_score,
+                r.content_sha256,
+                r.verdict_fingerprint,
+                None if r.reason is None else r.reason.id,
+                tuple((c.name, c.passed, c.points, c.message.id) for c in r.checks),
+            )
+            for r in book.results()
+        ]
+
+
+def grading_keys(url: str) -> list[tuple[str, str, str, str]]:
+    from sqlalchemy import select
+
+    from grader.gradebook import Gradebook
+    from grader.gradebook.models import Grading
+
+    with Gradebook(url) as book, book.engine.connect() as connection:
+        rows = connection.execute(
+            select(
+                Grading.student,
+                Grading.exercise,
+                Grading.content_sha256,
+                Grading.verdict_fingerprint,
+            )
+        )
+        return [tuple(row) for row in rows]  # type: ignore[misc]

@@ -1,0 +1,155 @@
+"""Distributed grading: two ``grader worker`` processes on the local RabbitMQ and
+PostgreSQL, one SIGKILLed mid-run; every (student, exercise) is recorded exactly once.
+
+Skips only when RabbitMQ or PostgreSQL is unreachable (the reason names it).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy import create_engine, select
+
+from grader.gradebook.models import Grading
+from tests.e2e.batch_support import canonical, environment, expected_profiles, grading_keys
+from tests.e2e.conftest import grader_command
+from tests.support.classroom import EXERCISES, make_class
+from ticketflow.demo.namespaces import RabbitMQVhost
+
+pytestmark = [pytest.mark.integration, pytest.mark.slow]
+
+PROFILES = [
+    *["reference"] * 10,
+    "crash",
+    "partial",
+    "zip_dotdot",
+    "reference_zip",
+    "wrong:EX-12-01/no_assertions.py",
+    "prose_en",
+]
+TOTAL = len(PROFILES) * len(EXERCISES)
+
+
+def _start_worker(broker: str, db: str, log: Path) -> subprocess.Popen[bytes]:
+    with log.open("wb") as sink:
+        return subprocess.Popen(
+            [*grader_command(), "worker", "--broker", broker, "--db", db, "--concurrency", "1"],
+            env=environment(),
+            stdout=sink,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # its own process group: killed as a whole machine would be
+        )
+
+
+def _children(pid: int) -> set[int]:
+    found: set[int] = set()
+    try:
+        for task in os.listdir(f"/proc/{pid}/task"):
+            text = Path(f"/proc/{pid}/task/{task}/children").read_text()
+            found |= {int(child) for child in text.split()}
+    except OSError:
+        pass
+    return found
+
+
+def _workers_recorded(db: str) -> set[str]:
+    engine = create_engine(db)
+    try:
+        with engine.connect() as connection:
+            return set(connection.scalars(select(Grading.worker).distinct()))
+    except Exception:
+        return set()
+    finally:
+        engine.dispose()
+
+
+def _stop(process: subprocess.Popen[bytes], sig: int = signal.SIGTERM) -> None:
+    if process.poll() is None:
+        try:
+            os.killpg(process.pid, sig)
+        except ProcessLookupError:
+            return
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+
+
+@pytest.fixture
+def workers(
+    rabbitmq_vhost: RabbitMQVhost, postgres_url: str, tmp_path: Path
+) -> Iterator[list[subprocess.Popen[bytes]]]:
+    started = [
+        _start_worker(rabbitmq_vhost.url, postgres_url, tmp_path / f"worker{n}.log")
+        for n in (1, 2)
+    ]
+    try:
+        yield started
+    finally:
+        for process in started:
+            _stop(process)
+
+
+def test_two_workers_one_killed_every_grading_recorded_once(
+    tmp_path: Path,
+    rabbitmq_vhost: RabbitMQVhost,
+    postgres_url: str,
+    workers: list[subprocess.Popen[bytes]],
+) -> None:
+    members = make_class(tmp_path / "submissions", tmp_path / "unused.db", PROFILES)
+    grade = subprocess.Popen(
+        [
+            *grader_command(),
+            "grade",
+            "submissions",
+            "--broker",
+            rabbitmq_vhost.url,
+            "--db",
+            postgres_url,
+            "--json",
+            "--wait-timeout",
+            "300",
+        ],
+        cwd=tmp_path,
+        env=environment(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    victim = workers[0]
+    host = socket.gethostname()
+    deadline = time.monotonic() + 600
+    while True:  # kill the first worker once it has recorded something: it is mid-run
+        assert grade.poll() is None, grade.communicate()
+        assert time.monotonic() < deadline, "the first worker never recorded a grading"
+        mine = {f"{host}:{child}" for child in _children(victim.pid)}
+        if mine & _workers_recorded(postgres_url):
+            break
+        time.sleep(0.1)
+    os.killpg(victim.pid, signal.SIGKILL)
+    victim.wait()
+
+    stdout, stderr = grade.communicate(timeout=900)
+    assert grade.returncode == 0, stderr.decode()
+    assert "Traceback" not in stderr.decode()
+    summary = json.loads(stdout)
+    assert summary["graded"] + summary["unchanged"] == TOTAL
+
+    keys = grading_keys(postgres_url)
+    assert len(keys) == len(set(keys)) == TOTAL  # each (student, exercise) exactly once
+    expected = expected_profiles()
+    rows = {(row[0], row[1]): row[2] for row in canonical(postgres_url)}
+    for member in members:
+        for exercise in EXERCISES:
+            want = expected[member.profile][exercise]["status"]
+            assert rows[(member.student, exercise)] == want, (member, exercise)
+    assert len({row[3] for row in canonical(postgres_url)}) > 1
+    assert len(_workers_recorded(postgres_url)) >= 2  # both workers took part
