@@ -88,9 +88,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _command_modules() -> list[Any]:
     """Subcommands that follow the convention of ``grader.commands`` (one module each)."""
-    from grader.commands import export, feedback, grade, stats, submit, worker
+    from grader.commands import export, feedback, grade, review, stats, submit, worker
 
-    return [grade, worker, submit, export, feedback, stats]
+    return [grade, worker, submit, export, feedback, stats, review]
 
 
 def main(argv: Sequence[str] | None = None) -> int:

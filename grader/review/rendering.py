@@ -1,0 +1,49 @@
+"""The page's Jinja2 environment: this package's templates first, then the grading core's
+(``grader/render/templates``), autoescaping on for every template and string, and the
+zh/en catalogues as ``t(message)`` and ``label(id, ...)``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from functools import cache
+from typing import Any
+
+from jinja2 import ChoiceLoader, Environment, PackageLoader, select_autoescape
+
+from grader.render.catalog import LANGUAGES, render_message
+from grader.render.sanitize import clean
+from grader.results import Message
+
+
+@cache
+def environment() -> Environment:
+    env = Environment(
+        loader=ChoiceLoader(
+            [PackageLoader("grader.review", "templates"), PackageLoader("grader.render", "templates")]
+        ),
+        autoescape=select_autoescape(default=True, default_for_string=True),
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["num"] = number
+    env.globals["clean"] = clean
+    env.globals["LANGUAGES"] = LANGUAGES
+    return env
+
+
+def number(value: float | None) -> str:
+    return "" if value is None else f"{value:g}"
+
+
+def translators(lang: str) -> dict[str, Callable[..., str]]:
+    def t(message: Message | None) -> str:
+        return "" if message is None else render_message(message.id, message.params, lang)
+
+    def label(message_id: str, **params: Any) -> str:
+        return render_message(message_id, params, lang)
+
+    return {"t": t, "label": label}
+
+
+def render(name: str, lang: str, context: Mapping[str, Any]) -> str:
+    return environment().get_template(name).render({**context, **translators(lang), "lang": lang})
