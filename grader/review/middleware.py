@@ -1,6 +1,6 @@
 """The ASGI layer in front of every route: the Host check, the token (query or cookie),
 and security headers on every answer (a strict Content-Security-Policy: nothing but this
-server's own files, no inline script, no frame, no referrer)."""
+server's own files, no inline script, no frame, no referrer sent to another site)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ SECURITY_HEADERS = (
     (b"content-security-policy", CSP.encode()),
     (b"x-content-type-options", b"nosniff"),
     (b"x-frame-options", b"DENY"),
-    (b"referrer-policy", b"no-referrer"),
+    (b"referrer-policy", b"same-origin"),
     (b"cache-control", b"no-store"),
     (b"cross-origin-opener-policy", b"same-origin"),
     (b"cross-origin-resource-policy", b"same-origin"),
