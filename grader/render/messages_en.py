@@ -321,4 +321,5 @@ MESSAGES: dict[str, str] = {
     "review.mutant.count": "{survived} of {tried} probes let it through.",
     "review.mutant.none": "Every probe caught it.",
     "error.review_bind": "Cannot serve the review page on {host}:{port}: {detail}. Pick another port with --port (0: any free one).",
+    "review.insight.awaiting": "{count} awaiting review",
 }

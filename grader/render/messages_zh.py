@@ -320,4 +320,5 @@ MESSAGES: dict[str, str] = {
     "review.mutant.count": "{tried} 份探针中有 {survived} 份放过了它。",
     "review.mutant.none": "所有探针都捕获了它。",
     "error.review_bind": "无法在 {host}:{port} 上启动评阅页面：{detail}。请用 --port 换一个端口（0 表示任选空闲端口）。",
+    "review.insight.awaiting": "{count} 份待评阅",
 }

@@ -209,7 +209,7 @@ class Pages:
         ]
         context = {
             "snapshot": snapshot,
-            "pass_rates": pass_rate_chart(stats, "/insight"),
+            "pass_rates": pass_rate_chart(stats, "/insight", _awaiting(snapshot)),
             "sections": sections,
         }
         return self._page(request, "insight.html.j2", context)
@@ -245,3 +245,12 @@ class Pages:
 
 def default_lang(given: str | None) -> str:
     return resolve_lang(given)
+
+
+def _awaiting(snapshot: Snapshot) -> dict[str, int]:
+    """Per exercise, the answers in the review queue that have no final score yet."""
+    counts: dict[str, int] = {}
+    for result in snapshot.queue:
+        if not result.reviewed:
+            counts[result.exercise] = counts.get(result.exercise, 0) + 1
+    return counts

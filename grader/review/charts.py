@@ -22,6 +22,8 @@ class Bar:
     total: int
     #: Where a click on the bar leads (None: nowhere).
     href: str | None = None
+    #: Said after the figures (e.g. how many prose answers still await review).
+    note: Message | None = None
 
     @property
     def width(self) -> float:
@@ -41,7 +43,12 @@ class Chart:
         return ROW_HEIGHT * len(self.bars)
 
 
-def pass_rate_chart(stats: list[ExerciseStats], href: str) -> Chart:
+def pass_rate_chart(
+    stats: list[ExerciseStats], href: str, awaiting: dict[str, int] | None = None
+) -> Chart:
+    """Per exercise the share passed (as ``grader stats``); a prose answer is never
+    "passed" by the grader, so the bar says how many still await review."""
+    awaiting = awaiting or {}
     return Chart(
         tuple(
             Bar(
@@ -51,6 +58,9 @@ def pass_rate_chart(stats: list[ExerciseStats], href: str) -> Chart:
                 item.passed,
                 item.handed_in,
                 f"{href}#{item.exercise}",
+                Message("review.insight.awaiting", {"count": awaiting[item.exercise]})
+                if awaiting.get(item.exercise)
+                else None,
             )
             for item in stats
         )

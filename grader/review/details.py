@@ -66,5 +66,18 @@ def mutant_rows(result: ResultView) -> list[MutantRow]:
     ]
 
 
+def check_title(result: ResultView, check: CheckView) -> Message:
+    """The check's own title; a mutant or concept check stored without one is named from
+    the catalogue (never a bare "{arg}")."""
+    if check.label is not None:
+        return check.label
+    if check.category == "mutant" and check.subject:
+        return Message("check.mutant", {"arg": Message(f"mutant.{check.subject}")})
+    if check.category == "concept" and check.subject:
+        concept = Message(f"concept.{result.exercise}.{check.subject}")
+        return Message("check.concept", {"arg": concept})
+    return check.to_result().title
+
+
 def concept_rows(result: ResultView) -> list[CheckView]:
     return [c for c in result.checks if c.category == "concept"]

@@ -23,7 +23,7 @@ MAX_CHARS = 200_000
 
 @cache
 def _formatter() -> HtmlFormatter:  # type: ignore[type-arg]
-    return HtmlFormatter(cssclass=CSS_CLASS, linenos="table", wrapcode=True)
+    return HtmlFormatter(cssclass=CSS_CLASS, linenos="inline", wrapcode=True)
 
 
 def highlighted(text: str, kind: str) -> Markup:

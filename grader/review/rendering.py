@@ -12,6 +12,7 @@ from jinja2 import ChoiceLoader, Environment, PackageLoader, select_autoescape
 
 from grader.render.catalog import LANGUAGES, render_message
 from grader.render.sanitize import clean
+from grader.review.details import check_title
 from grader.results import Message
 
 
@@ -28,6 +29,7 @@ def environment() -> Environment:
     env.filters["num"] = number
     env.globals["clean"] = clean
     env.globals["LANGUAGES"] = LANGUAGES
+    env.globals["check_title"] = check_title
     return env
 
 
