@@ -42,6 +42,7 @@ def create_app(settings: ReviewSettings, book: Gradebook | None = None) -> Any:
     """The ASGI application: the routes behind the token middleware."""
     book = book or Gradebook(settings.db_url)
     pages = Pages(settings, ClassData(book))
+    pages.data.current()  # read the whole class once, before the first request
     routes = [
         Route("/", pages.matrix),
         Route("/s/{student}/{exercise}", pages.submission),
@@ -71,6 +72,10 @@ class Pages:
         self.settings = settings
         self.data = data
         self.assets = _static_files()
+        #: Rendered GET pages of the current snapshot, by (language, path, query): a page
+        #: is rendered once per change of the gradebook (the class matrix is 150 kB).
+        self._rendered: dict[tuple[str, str, str], str] = {}
+        self._rendered_for: Snapshot | None = None
 
     # -- helpers ----------------------------------------------------------------------------
 
@@ -78,11 +83,27 @@ class Pages:
         asked = request.query_params.get("lang") or request.cookies.get(LANG_COOKIE)
         return asked if asked in LANGUAGES else self.settings.lang
 
+    def _cache_key(self, request: Request) -> tuple[str, str, str]:
+        return (self._lang(request), request.url.path, request.url.query)
+
+    def _cached(self, request: Request, snapshot: Snapshot) -> Response | None:
+        if request.method != "GET" or self._rendered_for is not snapshot:
+            return None
+        html = self._rendered.get(self._cache_key(request))
+        return None if html is None else self._respond(request, html, 200)
+
+    def _respond(self, request: Request, html: str, status: int) -> Response:
+        response = HTMLResponse(html, status_code=status)
+        if request.query_params.get("lang") in LANGUAGES:
+            lang = self._lang(request)
+            response.set_cookie(LANG_COOKIE, lang, httponly=True, samesite="strict", path="/")
+        return response
+
     def _page(
         self, request: Request, name: str, context: dict[str, Any], status: int = 200
     ) -> Response:
         lang = self._lang(request)
-        snapshot = context.get("snapshot") or self.data.current()
+        snapshot: Snapshot = context.get("snapshot") or self.data.current()
         base = {
             "csrf_field": CSRF_FIELD,
             "csrf_token": self.settings.guard.csrf_token,
@@ -92,10 +113,12 @@ class Pages:
             "query": request.url.query,
         }
         html = render(name, lang, {**base, **context})
-        response = HTMLResponse(html, status_code=status)
-        if request.query_params.get("lang") in LANGUAGES:
-            response.set_cookie(LANG_COOKIE, lang, httponly=True, samesite="strict", path="/")
-        return response
+        if request.method == "GET" and status == 200:
+            if self._rendered_for is not snapshot:
+                self._rendered, self._rendered_for = {}, snapshot
+            if len(self._rendered) < 256:
+                self._rendered[self._cache_key(request)] = html
+        return self._respond(request, html, status)
 
     def _not_found(self, request: Request) -> Response:
         return self._page(request, "not_found.html.j2", {}, status=404)
@@ -107,6 +130,8 @@ class Pages:
 
     async def matrix(self, request: Request) -> Response:
         snapshot = await self._snapshot()
+        if hit := self._cached(request, snapshot):
+            return hit
         matrix = build_matrix(
             snapshot, request.query_params.get("status"), request.query_params.get("sort", "")
         )
@@ -130,6 +155,8 @@ class Pages:
         result = snapshot.result(request.path_params["student"], request.path_params["exercise"])
         if result is None:
             return self._not_found(request)
+        if hit := self._cached(request, snapshot):
+            return hit
         context = self._result_context(snapshot, result)
         context["saved"] = request.query_params.get("saved") == "1"
         return self._page(request, "submission.html.j2", context)
@@ -202,10 +229,11 @@ class Pages:
 
     async def insight(self, request: Request) -> Response:
         snapshot = await self._snapshot()
+        if hit := self._cached(request, snapshot):
+            return hit
         stats = snapshot.stats
         sections = [
-            (item, check_chart(item), mutant_chart(item, "/insight/mutant"))
-            for item in stats
+            (item, check_chart(item), mutant_chart(item, "/insight/mutant")) for item in stats
         ]
         context = {
             "snapshot": snapshot,
@@ -218,9 +246,7 @@ class Pages:
         snapshot = await self._snapshot()
         exercise, mutant = request.path_params["exercise"], request.path_params["mutant"]
         name = f"mutant:{mutant}"
-        handed = [
-            r for r in snapshot.results if r.exercise == exercise and r.status != "missing"
-        ]
+        handed = [r for r in snapshot.results if r.exercise == exercise and r.status != "missing"]
         tried = [r for r in handed if any(c.name == name for c in r.checks)]
         if not tried:
             return self._not_found(request)

@@ -10,6 +10,7 @@ says why. The decision is stored with the reviewer and the time by
 from __future__ import annotations
 
 import math
+
 from grader.gradebook import Gradebook, ResultView, ReviewView
 
 MAX_COMMENT = 5_000

@@ -22,14 +22,14 @@ MAX_CHARS = 200_000
 
 
 @cache
-def _formatter() -> HtmlFormatter:  # type: ignore[type-arg]
+def _formatter() -> HtmlFormatter:
     return HtmlFormatter(cssclass=CSS_CLASS, linenos="inline", wrapcode=True)
 
 
 def highlighted(text: str, kind: str) -> Markup:
     lexer = PythonLexer() if kind == "code" else MarkdownLexer()
     shown = clean(text)[:MAX_CHARS]
-    return Markup(highlight(shown, lexer, _formatter()))  # noqa: S704 - Pygments escaped it
+    return Markup(highlight(shown, lexer, _formatter()))
 
 
 @cache

@@ -12,15 +12,18 @@ from jinja2 import ChoiceLoader, Environment, PackageLoader, select_autoescape
 
 from grader.render.catalog import LANGUAGES, render_message
 from grader.render.sanitize import clean
-from grader.review.details import check_title
 from grader.results import Message
+from grader.review.details import check_title
 
 
 @cache
 def environment() -> Environment:
     env = Environment(
         loader=ChoiceLoader(
-            [PackageLoader("grader.review", "templates"), PackageLoader("grader.render", "templates")]
+            [
+                PackageLoader("grader.review", "templates"),
+                PackageLoader("grader.render", "templates"),
+            ]
         ),
         autoescape=select_autoescape(default=True, default_for_string=True),
         trim_blocks=True,

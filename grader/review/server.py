@@ -41,7 +41,9 @@ def _listening_socket(host: str, port: int) -> socket.socket:
         sock.bind((host, port))
     except OSError as error:
         sock.close()
-        raise UsageError("error.review_bind", host=host, port=port, detail=error.strerror or str(error)) from None
+        raise UsageError(
+            "error.review_bind", host=host, port=port, detail=error.strerror or str(error)
+        ) from None
     sock.listen(128)
     sock.set_inheritable(True)
     return sock

@@ -36,7 +36,10 @@ START_TIMEOUT = 60.0
 def chromium_missing() -> str | None:
     if CHROMIUM.exists():
         return None
-    return f"chromium not available: {CHROMIUM} is missing (apt-get install -y chromium; .ci/run does it)"
+    return (
+        f"chromium not available: {CHROMIUM} is missing"
+        " (apt-get install -y chromium; .ci/run installs it)"
+    )
 
 
 def screenshots_folder() -> Path:

@@ -67,7 +67,9 @@ class ReviewClass:
         return next(m.student for m in self.members if m.profile == profile)
 
     def grade(self) -> dict[str, Any]:
-        ran = grader("grade", "submissions", "--jobs", "2", "--json", "--db", self.url, cwd=self.work)
+        ran = grader(
+            "grade", "submissions", "--jobs", "2", "--json", "--db", self.url, cwd=self.work
+        )
         assert ran.code == 0, ran.stderr
         summary: dict[str, Any] = ran.json()
         return summary
@@ -121,7 +123,9 @@ def _book(review_class: ReviewClass) -> Gradebook:
     return Gradebook(review_class.url)
 
 
-def test_without_the_token_every_request_is_forbidden(chromium: Any, review_class: ReviewClass) -> None:
+def test_without_the_token_every_request_is_forbidden(
+    chromium: Any, review_class: ReviewClass
+) -> None:
     context = chromium.new_context()
     page = context.new_page()
     base = review_class.server.base
@@ -221,12 +225,17 @@ def test_walk_the_queue_decide_reload_regrade_and_export(
     assert rows[other]["EX-12-02"] == "4.5"
     out = review_class.work / "feedback"
     shutil.rmtree(out, ignore_errors=True)
-    assert grader("feedback", "--db", review_class.url, "--out", str(out), cwd=review_class.work).code == 0
+    assert (
+        grader("feedback", "--db", review_class.url, "--out", str(out), cwd=review_class.work).code
+        == 0
+    )
     html = (out / f"{student}.html").read_text(encoding="utf-8")
     assert "&lt;b&gt;name&lt;/b&gt; the late ACK" in html
 
 
-def test_an_override_on_a_code_exercise_needs_a_comment(tab: Tab, review_class: ReviewClass) -> None:
+def test_an_override_on_a_code_exercise_needs_a_comment(
+    tab: Tab, review_class: ReviewClass
+) -> None:
     page = tab.page
     student = review_class.student("wrong:EX-11-01/wrong_policy.py")
     page.goto(f"{review_class.server.base}/s/{student}/EX-11-01")
@@ -284,7 +293,9 @@ def test_class_insight_shows_the_mutant_shares_of_grader_stats(
     mutant = next(name for name, s in exercise["mutants"].items() if s["survived"])
     with page.expect_navigation():
         page.click(f"#mutants-EX-11-01 g.bar[data-name='{mutant}'] a")
-    listed = sorted(page.eval_on_selector_all("#mutant-students a", "a => a.map(x => x.textContent)"))
+    listed = sorted(
+        page.eval_on_selector_all("#mutant-students a", "a => a.map(x => x.textContent)")
+    )
     with _book(review_class) as book:
         survivors = sorted(
             r.student

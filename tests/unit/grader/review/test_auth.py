@@ -49,7 +49,11 @@ def test_csrf_token_is_per_server_and_not_the_access_token() -> None:
 
 def test_host_and_origin_rules() -> None:
     guard = Guard(hosts=allowed_hosts("127.0.0.1"))
-    assert guard.host_ok("127.0.0.1:8765") and guard.host_ok("localhost:1") and guard.host_ok("[::1]:8")
+    assert (
+        guard.host_ok("127.0.0.1:8765")
+        and guard.host_ok("localhost:1")
+        and guard.host_ok("[::1]:8")
+    )
     assert not guard.host_ok("evil.example:8765") and not guard.host_ok(None)
     assert Guard(hosts=allowed_hosts("0.0.0.0")).host_ok("10.1.2.3:8765")
     assert guard.origin_ok(None, "127.0.0.1:8765")

@@ -14,7 +14,9 @@ from tests.unit.grader.gradebook.factories import prose_entry
 from tests.unit.grader.review.factories import client, filled_book
 
 
-@pytest.mark.parametrize(("text", "score"), [("3", 3.0), (" 4.5 ", 4.5), ("2,5", 2.5), ("0", 0.0), ("5", 5.0)])
+@pytest.mark.parametrize(
+    ("text", "score"), [("3", 3.0), (" 4.5 ", 4.5), ("2,5", 2.5), ("0", 0.0), ("5", 5.0)]
+)
 def test_scores_within_zero_and_the_maximum_are_accepted(text: str, score: float) -> None:
     assert parse_score(text, 5.0) == score
 
