@@ -19,6 +19,7 @@ Target (issue 11): every page under 300 ms.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import re
 import statistics
@@ -217,7 +218,11 @@ def main() -> int:
             if c.category == "mutant" and not c.passed
         )
         print(f"results: {len(results)} for {len(students)} students")
+        started = time.perf_counter()
         process, base, token = _start(url)
+        print(
+            f"server start-up (reads the whole class once): {time.perf_counter() - started:.1f} s"
+        )
         try:
             csrf = re.search(
                 r'name="csrf_token" value="([0-9a-f]+)"',
@@ -256,6 +261,8 @@ def main() -> int:
             print(f"decision (POST + redirect): {post_ms:.1f} ms")
             verdict = "met" if worst < TARGET_MS else "NOT met"
             print(f"slowest load {worst:.1f} ms; target < {TARGET_MS:.0f} ms: {verdict}")
+            load = ", ".join(f"{value:.1f}" for value in os.getloadavg())
+            print(f"load average during the run: {load} ({os.cpu_count()} cores)")
         finally:
             process.terminate()
             process.wait(timeout=20)

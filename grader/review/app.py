@@ -43,6 +43,7 @@ def create_app(settings: ReviewSettings, book: Gradebook | None = None) -> Any:
     book = book or Gradebook(settings.db_url)
     pages = Pages(settings, ClassData(book))
     pages.data.current()  # read the whole class once, before the first request
+    highlighted("", "code"), highlighted("", "prose")  # load the lexers now, not on a click
     routes = [
         Route("/", pages.matrix),
         Route("/s/{student}/{exercise}", pages.submission),
