@@ -4,6 +4,7 @@ zh/en catalogues as ``t(message)`` and ``label(id, ...)``."""
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable, Mapping
 from functools import cache
 from typing import Any
@@ -30,10 +31,21 @@ def environment() -> Environment:
         lstrip_blocks=True,
     )
     env.filters["num"] = number
+    env.filters["fit"] = fit
     env.globals["clean"] = clean
     env.globals["LANGUAGES"] = LANGUAGES
     env.globals["check_title"] = check_title
     return env
+
+
+def fit(text: str, units: int) -> str:
+    """``text`` cut to ``units`` display columns (a CJK character takes two), with "…"."""
+    used = 0
+    for index, char in enumerate(text):
+        used += 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+        if used > units:
+            return text[: max(index - 1, 0)] + "…"
+    return text
 
 
 def number(value: float | None) -> str:

@@ -106,3 +106,11 @@ def test_every_page_renders_in_both_languages(tmp_path: Path) -> None:
             assert answer.status_code == 200, path
             assert word in answer.text and "{" + "arg}" not in answer.text, path
     assert "评阅" in http.get("/").text  # the last choice (zh) is remembered (cookie)
+
+
+def test_bar_labels_are_cut_by_display_width() -> None:
+    from grader.review.rendering import fit
+
+    assert fit("abc", 10) == "abc"
+    assert fit("x" * 20, 10) == "x" * 9 + "…"  # ten columns with the ellipsis
+    assert fit("包含要点" * 5, 10) == "包含要点…"  # CJK characters are two columns wide
