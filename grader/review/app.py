@@ -214,7 +214,8 @@ class Pages:
             context.update(error=error, score_given=score, comment_given=comment)
             return self._page(request, "submission.html.j2", context, status=400)
         if back == "queue":
-            return RedirectResponse(self._next_in_queue(student, exercise), status_code=303)
+            target = await run_in_threadpool(self._next_in_queue, student, exercise)
+            return RedirectResponse(target, status_code=303)
         return RedirectResponse(f"/s/{student}/{exercise}?saved=1", status_code=303)
 
     def _next_in_queue(self, student: str, exercise: str) -> str:
