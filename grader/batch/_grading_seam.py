@@ -1,17 +1,22 @@
-"""The one place batch grading touches the grading core (deleted/replaced at merge).
+"""The one place batch grading touches the grading core.
 
-Until ``grader.service`` (GradingService, ``service.student()``) is on main, this adapter
-offers the same shape over today's ``grader.grading`` functions: a FRESH fork server per
-student (started on the first code exercise that needs a run, never shared with another
-student), hiding the course's secrets plus the extra paths given (the submissions folder,
-its extracted copies, the gradebook). Only this module changes when the core lands.
+It speaks the core's contract (``GradingService.student()``: a FRESH fork server per
+student, never shared; ``verdict_fingerprint``). When ``grader.service`` is importable it is
+used as is; until the core lands on main, the same shape is built here over
+``grader.grading`` (a ``ForkServer`` per student, started on the first code run). At merge
+only this module changes: the fallback half is deleted.
+
+Every run hides the course's secrets plus the extra paths given (the submissions folder,
+the folder zips are unpacked into, the gradebook's files).
 """
 
 from __future__ import annotations
 
 import contextlib
+import importlib
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any, Protocol
 
 from grader.exercises import exercise_ids, get_exercise
 from grader.exercises.spec import CodeExercise, Exercise
@@ -19,89 +24,110 @@ from grader.results import CheckReport
 from grader.submission import Submission
 
 
-def verdict_fingerprint() -> str:
-    """Changes whenever anything that can change a verdict changes."""
+class Session(Protocol):
+    def judge(self, exercise: Exercise, submission: Submission) -> CheckReport: ...
+
+
+def _core() -> Any | None:
+    """``grader.service`` when the grading core is installed, else None."""
     try:
-        from grader.fingerprint import verdict_fingerprint as core_fingerprint  # type: ignore
+        return importlib.import_module("grader.service")
+    except ImportError:
+        return None
+
+
+def verdict_fingerprint(exercise: Exercise) -> str:
+    """Changes whenever anything that can change ``exercise``'s verdict changes."""
+    try:
+        fingerprint = importlib.import_module("grader.fingerprint")
     except ImportError:
         from grader.cache import code_fingerprint
 
         return code_fingerprint()
-    return str(core_fingerprint())
+    return str(fingerprint.verdict_fingerprint(exercise))
 
 
-def all_code_preload() -> tuple[str, ...]:
-    """What one student's fork server preloads: every code exercise's modules."""
-    modules: list[str] = []
-    for exercise_id in exercise_ids():
-        exercise = get_exercise(exercise_id)
-        if isinstance(exercise, CodeExercise):
-            modules += exercise.all_preload
-    return tuple(dict.fromkeys(modules))
+def _exercises() -> list[Exercise]:
+    return [get_exercise(exercise_id) for exercise_id in exercise_ids()]
 
 
-def isolation_available(root: Path | None) -> str:
-    """The sandbox mode runs would get here ("namespaces" or "rlimits"), from a throwaway
-    server that preloads nothing (``$GRADER_ISOLATION`` is honoured)."""
-    from grader.grading import start_server
+@contextlib.contextmanager
+def student_session(hide: Sequence[Path]) -> Iterator[Session]:
+    """``with student_session(hide) as session: session.judge(exercise, submission)``:
+    one student's session, with a fork server of its own."""
+    core = _core()
+    if core is None:
+        session = _FallbackSession(tuple(hide))
+        try:
+            yield session
+        finally:
+            session.close()
+        return
+    settings = core.GradingSettings.from_env(hide=tuple(hide), lang="en", use_cache=False)
+    with core.GradingService(settings) as service, service.student(_exercises()) as session:
+        yield session
 
-    with start_server((), root) as server:
-        return server.isolation
+
+def isolation_available() -> str:
+    """The sandbox mode runs get here ("namespaces" or "rlimits"; ``$GRADER_ISOLATION``
+    honoured), from a throwaway server that preloads nothing."""
+    core = _core()
+    if core is None:
+        server = _fallback_server(())
+        try:
+            return str(server.isolation)
+        finally:
+            server.close()
+    settings = core.GradingSettings.from_env(lang="en", use_cache=False)
+    with core.GradingService(settings) as service, service.student(()) as session:
+        return str(session.server().isolation)
 
 
-class StudentSession:
-    """Judges one student's submissions; its fork server is this student's alone."""
+# -- until grader.service is on main (delete at merge) -------------------------------------
 
-    def __init__(self, root: Path | None, hide: Sequence[Path]) -> None:
-        self._root = root
-        self._hide = tuple(hide)
-        self._server: object | None = None
+
+def _fallback_server(preload: Sequence[str], hide: Sequence[Path] = ()) -> Any:
+    from grader.course import hidden_paths
+    from grader.errors import RunnerFailure, UsageError
+    from grader.runner import ForkServer, RunnerError
+
+    grading: Any = importlib.import_module("grader.grading")
+    mode = grading.isolation_mode()
+    try:
+        return ForkServer(preload=preload, hide=(*hidden_paths(None), *hide), isolation=mode)
+    except RunnerError as error:
+        detail = (str(error).strip().splitlines() or ["?"])[-1][:500]
+        if mode == "namespaces":
+            raise UsageError("error.isolation_unavailable", reason=detail) from error
+        raise RunnerFailure(detail=detail) from error
+
+
+class _FallbackSession:
+    """One student's session over today's ``grader.grading``: its own fork server."""
+
+    def __init__(self, hide: tuple[Path, ...]) -> None:
+        self._hide = hide
+        self._server: Any = None
 
     def judge(self, exercise: Exercise, submission: Submission) -> CheckReport:
-        from grader.grading import judge_submission
-
-        server = self._server_for(exercise) if isinstance(exercise, CodeExercise) else None
-        return judge_submission(
-            exercise,
-            submission,
-            lang="en",
-            root=self._root,
-            server=server,  # type: ignore[arg-type]
+        grading: Any = importlib.import_module("grader.grading")
+        server = self._server_alive() if isinstance(exercise, CodeExercise) else None
+        report: CheckReport = grading.judge_submission(
+            exercise, submission, lang="en", root=None, server=server
         )
+        return report
 
-    def _server_for(self, exercise: CodeExercise) -> object:
-        from grader.course import hidden_paths
-        from grader.errors import RunnerFailure, UsageError
-        from grader.grading import isolation_mode
-        from grader.runner import ForkServer, RunnerError
-
-        current = self._server
-        if current is not None and getattr(current, "alive", False):
-            return current
-        self.close()  # a server broken by the last run is replaced, for this student only
-        hide = (*hidden_paths(self._root), *self._hide)
-        mode = isolation_mode()
-        try:
-            self._server = ForkServer(preload=all_code_preload(), hide=hide, isolation=mode)
-        except RunnerError as error:
-            detail = (str(error).strip().splitlines() or ["?"])[-1][:500]
-            if mode == "namespaces":
-                raise UsageError("error.isolation_unavailable", reason=detail) from error
-            raise RunnerFailure(detail=detail) from error
+    def _server_alive(self) -> Any:
+        if self._server is None or not self._server.alive:
+            self.close()  # a server broken by the last run is replaced, for this student only
+            preload = [
+                m for e in _exercises() if isinstance(e, CodeExercise) for m in e.all_preload
+            ]
+            self._server = _fallback_server(tuple(dict.fromkeys(preload)), self._hide)
         return self._server
 
     def close(self) -> None:
         server, self._server = self._server, None
         if server is not None:
             with contextlib.suppress(Exception):
-                server.close()  # type: ignore[attr-defined]
-
-
-@contextlib.contextmanager
-def student_session(root: Path | None, hide: Sequence[Path]) -> Iterator[StudentSession]:
-    """``with student_session(root, hide) as session: session.judge(exercise, submission)``."""
-    session = StudentSession(root, hide)
-    try:
-        yield session
-    finally:
-        session.close()
+                server.close()

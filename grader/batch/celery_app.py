@@ -76,7 +76,7 @@ def run_student(
     hide = (*plan.hide, str(scratch))
     if db_url and book.files:
         hide = (*hide, *book.files)
-    plan = BatchPlan(plan.exercises, plan.fingerprint, plan.weak, tuple(dict.fromkeys(hide)))
+    plan = BatchPlan(plan.exercises, plan.fingerprints, plan.weak, tuple(dict.fromkeys(hide)))
     source = StudentSource(student, Path(path), "zip" if kind == "zip" else "folder")
     outcome = grade_student(source, plan, book, scratch)
     book.finish_task(run_id, student, outcome.to_json())

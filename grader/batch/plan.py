@@ -18,13 +18,17 @@ WEAK_SUFFIX = "+rlimits"
 class BatchPlan:
     #: Exercise ids to grade, in order.
     exercises: tuple[str, ...]
-    #: The verdict fingerprint in the gradebook key (``+rlimits`` appended when weak).
-    fingerprint: str
+    #: Per exercise id, the verdict fingerprint in the gradebook key (``+rlimits`` appended
+    #: when weak): a change to one exercise's grading re-grades that exercise only.
+    fingerprints: tuple[tuple[str, str], ...]
     #: Graded in rlimits mode under --allow-weak-isolation (rows marked as not official).
     weak: bool
     #: Extra paths hidden from every run: the submissions folder, the scratch folder where
     #: zips are unpacked, the gradebook's files.
     hide: tuple[str, ...]
+
+    def fingerprint(self, exercise_id: str) -> str:
+        return dict(self.fingerprints)[exercise_id]
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -33,7 +37,7 @@ class BatchPlan:
     def from_json(cls, data: Mapping[str, Any]) -> BatchPlan:
         return cls(
             exercises=tuple(str(e) for e in data["exercises"]),
-            fingerprint=str(data["fingerprint"]),
+            fingerprints=tuple((str(k), str(v)) for k, v in data["fingerprints"]),
             weak=bool(data["weak"]),
             hide=tuple(str(p) for p in data["hide"]),
         )

@@ -14,7 +14,6 @@ import contextlib
 import ctypes
 import multiprocessing
 import signal
-import sys
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -103,9 +102,3 @@ def grade_locally(
                     outcomes.append(outcome)
                     on_done(outcome)
     return outcomes
-
-
-def flush_streams() -> None:
-    for stream in (sys.stdout, sys.stderr):
-        with contextlib.suppress(Exception):
-            stream.flush()

@@ -7,8 +7,10 @@ import os
 import shutil
 import time
 from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 from grader.batch.layout import Discovery, discover
 from grader.batch.plan import BatchPlan, StudentOutcome, key_fingerprint, scratch_folder, summarize
@@ -17,6 +19,12 @@ from grader.exercises import exercise_ids, get_exercise
 from grader.gradebook import Gradebook
 
 OFFICIAL = "namespaces"
+
+
+class Bar(AbstractContextManager["Bar"], Protocol):
+    """What ``grade_class`` needs of a progress bar."""
+
+    def advance(self, count: int = 1) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -57,7 +65,7 @@ def grade_class(
     options: GradeOptions,
     *,
     note: Callable[[str, dict[str, str | int]], None],
-    progress: Callable[[int], object],
+    progress: Callable[[int], Bar],
 ) -> GradeRun:
     """Grade the class; ``note(message_id, params)`` for one-off notices, ``progress(total)``
     returns the bar (a context manager with ``advance(n)``)."""
@@ -70,7 +78,7 @@ def grade_class(
     exercises = chosen_exercises(options.exercises)
     started = time.perf_counter()
     with Gradebook(options.db_url) as book:
-        mode = isolation_available(None)
+        mode = isolation_available()
         weak = mode != OFFICIAL
         if weak and not options.allow_weak_isolation:
             raise UsageError("error.batch_weak_isolation", mode=mode)
@@ -80,7 +88,13 @@ def grade_class(
         try:
             plan = BatchPlan(
                 exercises=exercises,
-                fingerprint=key_fingerprint(verdict_fingerprint(), weak),
+                fingerprints=tuple(
+                    (
+                        exercise_id,
+                        key_fingerprint(verdict_fingerprint(get_exercise(exercise_id)), weak),
+                    )
+                    for exercise_id in exercises
+                ),
                 weak=weak,
                 hide=hidden_for(folder, scratch, book),
             )
@@ -98,15 +112,15 @@ def _dispatch(
     plan: BatchPlan,
     db_url: str,
     scratch: Path,
-    progress: Callable[[int], object],
+    progress: Callable[[int], Bar],
     note: Callable[[str, dict[str, str | int]], None],
 ) -> list[StudentOutcome]:
     total = len(discovery.students) * len(plan.exercises)
     bar = progress(total)
-    with bar:  # type: ignore[attr-defined]
+    with bar:
 
         def done(outcome: StudentOutcome) -> None:
-            bar.advance(len(outcome.results))  # type: ignore[attr-defined]
+            bar.advance(len(outcome.results))
 
         if options.broker:
             from grader.batch.distributed import grade_distributed

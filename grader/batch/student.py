@@ -17,7 +17,7 @@ import time
 from collections.abc import Mapping
 from pathlib import Path
 
-from grader.batch._grading_seam import StudentSession, student_session
+from grader.batch._grading_seam import Session, student_session
 from grader.batch.archive import ArchiveProblem, extract, read_archive
 from grader.batch.layout import StudentSource, locate
 from grader.batch.plan import BatchPlan, ExerciseOutcome, StudentOutcome, pid_label
@@ -65,7 +65,7 @@ def _grade_tree(
     student: str, root: Path, exercises: list[Exercise], plan: BatchPlan, book: Gradebook
 ) -> StudentOutcome:
     hide = [Path(path) for path in plan.hide]
-    with student_session(None, hide) as session:
+    with student_session(hide) as session:
         results = tuple(
             _grade_one(student, root, exercise, plan, book, session) for exercise in exercises
         )
@@ -78,19 +78,22 @@ def _grade_one(
     exercise: Exercise,
     plan: BatchPlan,
     book: Gradebook,
-    session: StudentSession,
+    session: Session,
 ) -> ExerciseOutcome:
     started = time.perf_counter()
     located = locate(root, exercise)
     if located.missing:
-        key = GradingKey(student, exercise.id, MISSING, plan.fingerprint)
+        key = GradingKey(student, exercise.id, MISSING, plan.fingerprint(exercise.id))
         entry = missing_entry(key, exercise.kind, exercise.max_score, pid_label())
         return _store(book, entry)
     if located.path is None:
         assert located.problem_id is not None
         where = dict(located.problem_params)
         key = GradingKey(
-            student, exercise.id, _problem_digest(located.problem_id, where), plan.fingerprint
+            student,
+            exercise.id,
+            _problem_digest(located.problem_id, where),
+            plan.fingerprint(exercise.id),
         )
         return _store(
             book,
@@ -101,7 +104,7 @@ def _grade_one(
     except SubmissionError as error:
         params: dict[str, ParamValue] = {k: _relative(v, root) for k, v in error.params.items()}
         digest = _problem_digest(error.message_id, params)
-        key = GradingKey(student, exercise.id, digest, plan.fingerprint)
+        key = GradingKey(student, exercise.id, digest, plan.fingerprint(exercise.id))
         entry = error_entry(
             key,
             exercise.kind,
@@ -113,16 +116,19 @@ def _grade_one(
             worker=pid_label(),
         )
         return _store(book, entry)
-    key = GradingKey(student, exercise.id, sha256_text(submission.text), plan.fingerprint)
+    key = GradingKey(
+        student, exercise.id, sha256_text(submission.text), plan.fingerprint(exercise.id)
+    )
     if book.mark_current(key):
         return ExerciseOutcome(exercise.id, _status_of(book, key), "unchanged")
     try:
         report = session.judge(exercise, submission)
-    except GraderError as error:  # the grader failed, not the student: record, retry later
+    except Exception as error:  # the grader failed, not the student: record, retry later
         failed = GradingKey(
             key.student, key.exercise, key.content_sha256, key.verdict_fingerprint + FAILED_SUFFIX
         )
-        detail = str(error)[:300]
+        shown = str(error) if isinstance(error, GraderError) else f"{type(error).__name__}: {error}"
+        detail = shown.strip()[:300]
         entry = error_entry(
             failed,
             exercise.kind,
@@ -159,7 +165,7 @@ def _all_errors(
     params: dict[str, ParamValue] = dict(problem.params)
     results = []
     for exercise in exercises:
-        key = GradingKey(student, exercise.id, digest, plan.fingerprint)
+        key = GradingKey(student, exercise.id, digest, plan.fingerprint(exercise.id))
         entry = error_entry(
             key, exercise.kind, exercise.max_score, problem.message_id, params, worker=pid_label()
         )

@@ -43,7 +43,7 @@ class Packed:
 
 def pack(root: Path, student: str, out: Path | None = None) -> Packed:
     """Zip the student's started answers under ``root/exercises``."""
-    from grader.gradebook.service import grader_version
+    from grader.gradebook.rows import grader_version
 
     if not valid_student_id(student):
         raise UsageError("error.student_id", given=student[:80])

@@ -52,8 +52,14 @@ def run(args: argparse.Namespace, lang: str, as_json: bool) -> int:
                 )
                 line += f" [{check.subject}]"
             else:
-                line = render_message(
-                    "stats.check_failed", {"check": check.check, "share": share}, lang
-                )
+                name = _title(item.exercise, check.category, check.subject)
+                line = render_message("stats.check_failed", {"check": name, "share": share}, lang)
             print(f"  {line}")
     return EXIT_PASSED
+
+
+def _title(exercise: str, category: str, subject: str | None) -> Message:
+    """A check's title as ``grader check`` shows it (a concept by its described name)."""
+    if category == "concept" and subject:
+        return Message("check.concept", {"arg": Message(f"concept.{exercise}.{subject}")})
+    return Message(f"check.{category}")

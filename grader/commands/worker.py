@@ -37,7 +37,7 @@ def run(args: argparse.Namespace, lang: str, as_json: bool) -> int:
 
     with Gradebook(args.db) as book:  # migrated and reachable before taking any task
         db_url = book.url.render_as_string(hide_password=False)
-    mode = isolation_available(None)
+    mode = isolation_available()
     if mode != OFFICIAL and not args.allow_weak_isolation:
         raise UsageError("error.batch_weak_isolation", mode=mode)
     app = create_batch_app(args.broker, db_url)

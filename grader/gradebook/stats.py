@@ -1,9 +1,12 @@
 """Class statistics: per exercise the share passed; per check and per mutant, the share of
 the class that failed it ("mutant off_by_one_bound survived in 41% of probes").
 
-Shares are over the students who handed the exercise in (missing ones are left out); a
-mutant "survived" in a probe when its check did not pass (including when the probe never
-got that far), which is what the instructor must re-teach.
+The pass share is over the students who handed the exercise in (missing ones are left
+out). A check's share is over the submissions that check judged: an untouched starter or
+an unreadable file has no mutant checks, so it neither counts for nor against one. A
+mutant "survived" in a probe when its check did not pass, including when the probe failed
+on the real code first: either way the probe did not catch it, and that is what to
+re-teach.
 """
 
 from __future__ import annotations
@@ -92,3 +95,12 @@ def stats_to_json(stats: list[ExerciseStats]) -> dict[str, Any]:
             for item in stats
         ]
     }
+
+
+def survivors(results: list[ResultView], exercise: str, mutant: str) -> list[str]:
+    """The students whose probe for ``exercise`` let ``mutant`` through, sorted."""
+    return sorted(
+        result.student
+        for result in results
+        if result.exercise == exercise and result.mutants.get(mutant) is False
+    )

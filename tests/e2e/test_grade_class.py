@@ -108,7 +108,8 @@ def test_summary_counts_every_grading_and_names_skipped_entries(graded: Graded) 
 def test_graded_rows_are_official_and_nothing_escaped_the_archives(graded: Graded) -> None:
     results = _results(graded).values()
     assert not any(r.weak_isolation for r in results)
-    assert {r.isolation for r in results if r.kind == "code" and r.checks} <= {"namespaces"}
+    ran = [r for r in results if r.kind == "code" and r.status in ("passed", "failed")]
+    assert {r.isolation for r in ran} - {None} == {"namespaces"}  # None: nothing ran (starter)
     assert not (graded.work / "escaped").exists() and not Path("/tmp/escaped-absolute.py").exists()
 
 
@@ -195,10 +196,12 @@ def test_stats_report_pass_shares_and_surviving_mutants(graded: Graded) -> None:
     assert (ex["handed_in"], ex["passed"]) == (len(handed), len(passing))
     assert ex["passed_share"] == round(len(passing) / len(handed), 4)
     assert stats["EX-12-02"]["passed"] == 0  # prose is never "passed" before review
-    # the mutant only prints_only.py lets through, recomputed from the rows themselves
+    # the mutant prints_only.py lets through, recomputed from the rows themselves: the share
+    # is over the probes judged against it (not starters, not unreadable files)
     results = [r for r in _results(graded).values() if r.exercise == "EX-11-01"]
-    rows = [r for r in results if r.status != "missing"]
-    survived = sum(1 for r in rows if not r.mutants.get("retries_any_error", False))
+    rows = [r for r in results if "retries_any_error" in r.mutants]
+    survived = sum(1 for r in rows if not r.mutants["retries_any_error"])
+    assert 0 < survived < len(rows) < len(handed)
     mutant = ex["mutants"]["retries_any_error"]
     assert (mutant["survived"], mutant["total"]) == (survived, len(rows))
     assert 0 < mutant["share"] < 1

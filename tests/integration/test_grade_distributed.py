@@ -153,3 +153,31 @@ def test_two_workers_one_killed_every_grading_recorded_once(
             assert rows[(member.student, exercise)] == want, (member, exercise)
     assert len({row[3] for row in canonical(postgres_url)}) > 1
     assert len(_workers_recorded(postgres_url)) >= 2  # both workers took part
+
+
+def test_no_worker_consuming_is_exit_2_after_the_wait_timeout(
+    tmp_path: Path, rabbitmq_vhost: RabbitMQVhost
+) -> None:
+    make_class(tmp_path / "submissions", tmp_path / "gradebook.db", ["reference"])
+    done = subprocess.run(
+        [
+            *grader_command(),
+            "grade",
+            "submissions",
+            "--broker",
+            rabbitmq_vhost.url,
+            "--wait-timeout",
+            "7",
+            "--lang",
+            "en",
+        ],
+        cwd=tmp_path,
+        env=environment(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 2, done.stderr
+    assert "No worker has answered" in done.stderr  # said while waiting
+    assert "No worker finished a student" in done.stderr and "0/1 students" in done.stderr
+    assert "Traceback" not in done.stderr

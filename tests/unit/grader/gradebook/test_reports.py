@@ -10,7 +10,7 @@ import pytest
 
 from grader.gradebook import Gradebook
 from grader.gradebook.export import awaiting_review, to_csv, to_json
-from grader.gradebook.stats import class_stats, stats_to_json
+from grader.gradebook.stats import class_stats, stats_to_json, survivors
 from grader.render.feedback import feedback_html
 from tests.unit.grader.gradebook.factories import (
     absent_entry,
@@ -63,6 +63,8 @@ def test_stats_count_failed_checks_and_surviving_mutants(book: Gradebook) -> Non
     )
     data = stats_to_json(list(stats.values()))
     assert data["exercises"][0]["mutants"]["off_by_one_bound"]["share"] == 0.5
+    assert survivors(book.results(), "EX-11-01", "off_by_one_bound") == ["carol"]
+    assert survivors(book.results(), "EX-11-01", "no_such_mutant") == []
     prose = stats["EX-11-02"]
     assert (prose.handed_in, prose.passed_share) == (1, 0.0)  # bob's missing one is left out
 
