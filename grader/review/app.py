@@ -15,6 +15,7 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from grader.gradebook import Gradebook, ResultView
+from grader.gradebook.stats import survivors
 from grader.render.catalog import LANGUAGES, render_message, resolve_lang
 from grader.review import details
 from grader.review.auth import CSRF_FIELD, Guard
@@ -252,7 +253,8 @@ class Pages:
         tried = [r for r in handed if any(c.name == name for c in r.checks)]
         if not tried:
             return self._not_found(request)
-        survived = [r for r in tried if not next(c for c in r.checks if c.name == name).passed]
+        names = survivors(list(snapshot.results), exercise, mutant)  # as grader stats counts
+        survived = [r for r in (snapshot.result(n, exercise) for n in names) if r is not None]
         context = {
             "snapshot": snapshot,
             "exercise": exercise,
