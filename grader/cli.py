@@ -23,6 +23,7 @@ from grader.commands import (
     feedback,
     grade,
     release,
+    review,
     stats,
     submit,
     worker,
@@ -42,6 +43,7 @@ COMMANDS = (
     export,
     feedback,
     stats,
+    review,
     release,
 )
 
