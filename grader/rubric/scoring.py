@@ -22,7 +22,8 @@ from grader.rubric.patterns import compiled, engine
 from grader.rubric.stuffing import normalized, repeated_sentences, stuffed
 from grader.rubric.text import Answer, Sentence, read_answer
 
-#: Seconds scoring may take; what is left unscored is reported as "not judged".
+#: CPU seconds of the scoring thread scoring may take (not wall time: a loaded machine must
+#: not change a score); what is left unscored is reported as "not judged".
 TIME_BUDGET = 0.5
 #: Matches of one term looked at per sentence.
 MAX_MATCHES = 32
@@ -106,7 +107,7 @@ def score_answer(
     template: str = "",
     *,
     budget: float = TIME_BUDGET,
-    clock: Callable[[], float] = time.monotonic,
+    clock: Callable[[], float] = time.thread_time,
 ) -> RubricResult:
     deadline = clock() + budget
     answer = read_answer(submitted, template, exercise.sections)
