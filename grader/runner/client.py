@@ -14,6 +14,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from grader.runner import passfd
 from grader.runner.model import (
     ISOLATION_MODES,
     Observations,
@@ -61,6 +62,7 @@ class ForkServer:
         self._next_id = 0
         self._owner = os.getpid()
         self._broken: str | None = None
+        self._fd_channel, host_channel = passfd.pair()
         try:
             self._proc = subprocess.Popen(
                 [sys.executable, "-I", "-c", _BOOTSTRAP],
@@ -69,9 +71,14 @@ class ForkServer:
                 env=_HOST_ENV,
                 cwd="/",
                 start_new_session=True,
+                pass_fds=(host_channel.fileno(),),
             )
         except OSError as exc:
+            self._fd_channel.close()
             raise RunnerError(f"could not start the runner host: {exc}") from exc
+        finally:
+            host_fd = host_channel.fileno()
+            host_channel.close()
         sys_path = host_sys_path()
         hello = {
             "op": "hello",
@@ -79,6 +86,7 @@ class ForkServer:
             "hide": list(self.hide),
             "isolation": isolation,
             "sys_path": sys_path,
+            "fd_channel": host_fd,
         }
         try:
             self._send(hello)
@@ -130,7 +138,7 @@ class ForkServer:
                         self._next_id += 1
                         inflight[self._next_id] = (index, request)
                         payload = payloads[index]
-                        self._send({"op": "run", "id": self._next_id, "request": payload})
+                        self._send_run(self._next_id, request, payload)
                     wall = max(r.limits.wall_seconds for _, r in inflight.values())
                     for message in self._receive(wall + _ANSWER_SLACK):
                         slot = inflight.pop(int(message.get("id", -1)), None)
@@ -167,6 +175,7 @@ class ForkServer:
             proc.wait()
         if proc.stdout and not proc.stdout.closed:
             proc.stdout.close()
+        self._fd_channel.close()
         self._broken = self._broken or "closed"
 
     def __enter__(self) -> ForkServer:
@@ -189,6 +198,17 @@ class ForkServer:
             raise RunnerError(f"runner host is not usable: {self._broken}")
         if self._proc.poll() is not None:
             raise RunnerError(f"runner host exited with status {self._proc.returncode}")
+
+    def _send_run(self, rid: int, request: RunRequest, payload: dict[str, Any]) -> None:
+        """The run's frame, preceded by its passed descriptor if it has one (``passfd``)."""
+        if request.pass_fd is None:
+            self._send({"op": "run", "id": rid, "request": payload})
+            return
+        try:
+            passfd.send(self._fd_channel, rid, request.pass_fd)
+        except OSError as exc:
+            raise RunnerError(f"could not pass a descriptor to the runner host: {exc}") from exc
+        self._send({"op": "run", "id": rid, "request": payload, "pass_fd": True})
 
     def _send(self, message: dict[str, Any]) -> None:
         assert self._proc.stdin is not None
