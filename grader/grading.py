@@ -1,8 +1,9 @@
 """The grading flow: one exercise id in, one ``CheckReport`` out (``check_exercise``).
 
 Code exercises: the real run first; if it passed, one run per twin and per mutant, in a
-random order and in parallel, each with freshly salted stand-in code (``codegen``); then
-``verdict`` judges the observations. Prose exercises are judged in process by the rubric.
+random order and in parallel, each answered by its own oracle (``grader.oracle``: the
+implementation runs in this process, the probe holds a proxy); then ``verdict`` judges the
+observations. Prose exercises are judged in process by the rubric.
 Nothing here prints.
 
 ``$GRADER_ISOLATION`` (auto | namespaces | rlimits) forces the sandbox mode of the fork
@@ -13,12 +14,12 @@ from __future__ import annotations
 
 import os
 import random
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from grader.codegen import stand_in_code
 from grader.course import find_course_root, hidden_paths, submission_path
 from grader.errors import RunnerFailure, UsageError
 from grader.exercises import get_exercise
@@ -158,8 +159,11 @@ def observe(
     server: ForkServer | None = None,
 ) -> Observed:
     """Run the probe on the real code, then (only if that passed) on every twin and mutant."""
+    from grader.oracle.implementations import warm_up
     from grader.runner import RunnerError
 
+    warming = threading.Thread(target=warm_up, args=(exercise.target,), daemon=True)
+    warming.start()  # the oracle's imports overlap the fork server's start-up
     try:
         if server is None:
             with start_server(exercise.all_preload, root) as own:
@@ -172,35 +176,35 @@ def observe(
 def _observe(exercise: CodeExercise, submission: Submission, server: ForkServer) -> Observed:
     """The real run alone first: if it fails, nothing else is worth running (a probe that hits
     the wall limit costs one limit, not one per batch). Then twins and mutants, shuffled
-    (``SystemRandom``), each with freshly salted code; the map from position to stand-in
-    stays here, and nothing sent to a run names it."""
-    real = server.run(_request(exercise, submission, code=""))
+    (``SystemRandom``). Every run gets the same request and the same proxy; which
+    implementation answers it is decided by its oracle, in this process (``grader.oracle``),
+    and the map from position to implementation stays here."""
+    from grader.oracle.implementations import REAL
+    from grader.oracle.session import run_with_oracles
+
+    request = _request(exercise, submission)
+    real = run_with_oracles(server, request, exercise.target, [REAL], max_parallel=1)[0]
     if not real.ok:
         return Observed(real, isolation=real.isolation)
-    rng = random.SystemRandom()
     plan = [(TWIN, name) for name in exercise.twins]
     plan += [(MUTANT, name) for name in exercise.mutants]
-    rng.shuffle(plan)
-    requests = [
-        _request(exercise, submission, code=stand_in_code(exercise.target, name, rng))
-        for _, name in plan
-    ]
-    results = server.run_many(requests, max_parallel=parallelism())
+    random.SystemRandom().shuffle(plan)
+    names = [name for _, name in plan]
+    results = run_with_oracles(server, request, exercise.target, names, max_parallel=parallelism())
     twins = {name: run for (kind, name), run in zip(plan, results, strict=True) if kind == TWIN}
     mutants = {name: run for (kind, name), run in zip(plan, results, strict=True) if kind == MUTANT}
     return Observed(real, twins, mutants, isolation=real.isolation)
 
 
-def _request(exercise: CodeExercise, submission: Submission, *, code: str) -> RunRequest:
-    """Same source, file name and limits for every run; only ``code`` (empty: the real
-    implementation) differs, and it is bytecode, not a name."""
+def _request(exercise: CodeExercise, submission: Submission) -> RunRequest:
+    """The same request for every run: source, file name, limits, prelude and its args."""
     from grader.runner import RunRequest
 
     return RunRequest(
         source=submission.text,
         filename=submission.display_name,
         prelude=PRELUDE,
-        prelude_args={"target": exercise.target, "code": code},
+        prelude_args={"target": exercise.target},
     )
 
 

@@ -32,7 +32,8 @@ HARNESS_MODULES = (
     "grader.harness.prelude",
     "grader.harness.describe",
     "grader.harness.disguise",
-    "grader.harness.standin",
+    "grader.harness.wire",
+    "grader.harness.conversation",
 )
 #: Per harness target: the function the wrapper records, and what identifies one question
 #: asked of it (to compare the answers two runs got for the same question).

@@ -1,24 +1,26 @@
-"""The prelude the runner calls in the child: ``install(recorder, target=..., code=...)``.
+"""The prelude the runner calls in the child: ``install(recorder, target=...)``.
 
-``target`` names what to instrument (``policy`` or ``effects``); ``code`` is empty for the
-run on the real implementation, else the bytecode of the stand-in to run instead (see
-``grader.codegen``). Every run installs the same recording wrapper, so runs differ only in
-the behaviour behind it.
+``target`` names what to instrument (``policy`` or ``effects``). Every run installs the
+same recording proxy, talking to the grader's oracle over the descriptor the runner passed
+(``PASSED_FD``): which implementation answers (real, twin or mutant) is decided on the
+grader's side and is never sent here, so runs differ only in behaviour.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from grader.runner.passfd import PASSED_FD
 
-def install(recorder: Any, *, target: str, code: str) -> None:
+
+def install(recorder: Any, *, target: str) -> None:
     if target == "policy":
         from grader.harness.policy import instrument_policy
 
-        instrument_policy(recorder, code)
+        instrument_policy(recorder, PASSED_FD)
     elif target == "effects":
         from grader.harness.effects import instrument_effects
 
-        instrument_effects(recorder, code)
+        instrument_effects(recorder, PASSED_FD)
     else:
         raise ValueError(f"unknown harness target {target!r}")

@@ -12,6 +12,8 @@ bytes of the conversation ever pass through the host's memory.
 
 from __future__ import annotations
 
+import contextlib
+import os
 import socket
 
 #: The descriptor number the passed socket gets in the student's process.
@@ -45,9 +47,5 @@ def receive(channel_fd: int, rid: int) -> int:
 
 
 def _close(fd: int) -> None:
-    import os
-
-    try:
+    with contextlib.suppress(OSError):
         os.close(fd)
-    except OSError:
-        pass
