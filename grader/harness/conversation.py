@@ -9,7 +9,7 @@ new handle) or the exception it raised (kept here as a handle) goes back. The an
 ``return`` (a value) or ``raise``: the student's own exception object is re-raised as
 itself; an exception of the implementation's own is rebuilt from its built-in type.
 
-The code in this module is the same in every run (real, twin or mutant): what differs is
+The code in this module is the same in every run, whoever answers: what differs is
 only the conversation, i.e. behaviour. A call made while the oracle waits for an
 operation (a probe's event listener calling the function again) nests naturally.
 """

@@ -3,7 +3,7 @@
 The proxy reads the call's facts the way the real method would (the policy's bounds, whether
 the error is a ``RetryableTaskError``, ``retries_so_far``), sends them, and builds the
 ``RetryDecision`` from the oracle's answer, or raises the exception it names. The
-implementation itself (real, twin or mutant) never enters this process.
+implementation itself (whichever answers the run) never enters this process.
 """
 
 from __future__ import annotations

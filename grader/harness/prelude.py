@@ -2,7 +2,7 @@
 
 ``target`` names what to instrument (``policy`` or ``effects``). Every run installs the
 same recording proxy, talking to the grader's oracle over the descriptor the runner passed
-(``PASSED_FD``): which implementation answers (real, twin or mutant) is decided on the
+(``PASSED_FD``): which implementation answers (the real one or another) is decided on the
 grader's side and is never sent here, so runs differ only in behaviour.
 """
 
