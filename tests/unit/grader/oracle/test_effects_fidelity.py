@@ -52,3 +52,15 @@ def test_the_crash_story_shows_what_ex_13_01_needs() -> None:
     told = _through_oracle("real", "crash", "sqlite://")
     assert told["answers"] == [("own exception", True), ("returned", True), ("returned", False)]
     assert told["rows"]["receipts"] == [("evt-crash", "ticket.assigned")]
+
+
+@pytest.mark.parametrize("name", IMPLEMENTATIONS)
+def test_the_business_task_insert_is_ticketflows_own_statement_in_every_run(name: str) -> None:
+    """Issue 13: a probe that recognises the INSERT by ticketflow's statement or its table
+    object must see the same thing on the real code and on every variant."""
+    told = _through_oracle(name, "twice", "sqlite://")
+    inserts = [s for s in told["statements"] if s[1] == "business_tasks" and s[0] == "Insert"]
+    if name == "orm_effect":  # the ORM's flush builds its own INSERT on the same table
+        assert inserts and all(s[1] == "business_tasks" for s in inserts)
+    elif inserts:
+        assert all(cached for _, _, cached in inserts), inserts
