@@ -18,13 +18,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from grader.variants import effects as effect_variants  # noqa: E402
-from grader.variants import policy as policy_variants  # noqa: E402
-from tests.support.db import ready_engine  # noqa: E402
-from tests.support.factories import make_envelope  # noqa: E402
-from tests.support.oracle import proxied  # noqa: E402
-from ticketflow.notifications.effects import SqlAlchemyEffectTransaction  # noqa: E402
-from ticketflow.workers.policy import BoundedRetryPolicy, RetryableTaskError  # noqa: E402
+from grader.variants import effects as effect_variants
+from grader.variants import policy as policy_variants
+from tests.support.db import ready_engine
+from tests.support.factories import make_envelope
+from tests.support.oracle import proxied
+from ticketflow.notifications.effects import SqlAlchemyEffectTransaction
+from ticketflow.workers.policy import BoundedRetryPolicy, RetryableTaskError
 
 
 def policy_times(name: str, calls: int) -> list[float]:
@@ -63,7 +63,7 @@ def main() -> None:
             median = statistics.median(times) * 1e6
             spread = statistics.quantiles(times, n=10)
             low, high = spread[0] * 1e6, spread[-1] * 1e6
-            print(f"{target:8} {name:26} median {median:8.0f} us   p10 {low:8.0f}   p90 {high:8.0f}")
+            print(f"{target:8} {name:26} median {median:7.0f} us  p10 {low:7.0f}  p90 {high:7.0f}")
 
 
 if __name__ == "__main__":
