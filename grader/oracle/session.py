@@ -92,7 +92,7 @@ def run_with_oracles(
     oracles: list[Oracle] = []
     try:
         for name in names:
-            oracles.append(Oracle(target, name))
+            oracles.append(_started(target, name))
         requests = [dataclasses.replace(request, pass_fd=o.student_fd) for o in oracles]
         results = server.run_many(requests, max_parallel=max_parallel)
     finally:
@@ -101,6 +101,13 @@ def run_with_oracles(
     if bugs:
         raise RunnerError(f"the grader's oracle failed: {bugs[0]}")
     return [_judged(run, outcome) for run, outcome in zip(results, outcomes, strict=True)]
+
+
+def _started(target: str, name: str) -> Oracle:
+    try:
+        return Oracle(target, name)
+    except Exception as exc:  # an import or a thread that cannot start: the grader's fault
+        raise RunnerError(f"the grader's oracle could not start: {exc!r}") from exc
 
 
 def _judged(run: Observations, outcome: Outcome) -> Observations:
