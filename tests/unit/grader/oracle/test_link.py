@@ -173,3 +173,14 @@ def test_a_policy_answer_arrives_as_a_retry_decision() -> None:
     with proxied("policy", "constant_delay") as decide:
         policy = BoundedRetryPolicy(max_retries=2, base_delay_seconds=5)
         assert decide(policy, RetryableTaskError("t"), retries_so_far=1).countdown_seconds == 5
+
+
+def test_an_oracle_that_cannot_start_is_a_runner_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    from grader.runner import RunnerError, RunRequest
+
+    def broken(target: str, name: str) -> Any:
+        raise ImportError("no such module")
+
+    monkeypatch.setattr(session, "answer_for", broken)
+    with pytest.raises(RunnerError, match="could not start"):
+        session.run_with_oracles(None, RunRequest("", "p.py"), "policy", ["real"], max_parallel=1)  # type: ignore[arg-type]
