@@ -15,8 +15,10 @@ from grader.harness import wire
 from grader.harness.conversation import Conversation, GraderConnectionLost
 from grader.oracle import session
 from grader.oracle.session import Oracle, Outcome, _judged
+from tests.support.db import counts, ready_engine
+from tests.support.factories import make_envelope
 from tests.support.oracle import proxied
-from tests.unit.grader.oracle.stories import tell
+from ticketflow.notifications.effects import SqlAlchemyEffectTransaction
 from ticketflow.workers.policy import BoundedRetryPolicy, RetryableTaskError
 
 POLICY_CALL = {
@@ -129,17 +131,14 @@ def test_an_uncatalogued_statement_is_a_grader_bug_not_a_verdict(
 
     monkeypatch.setattr(implementations, "implementation", lambda target, name: odd)
     ended: list[Outcome] = []
+    transaction = SqlAlchemyEffectTransaction(ready_engine())
     with proxied("effects", "odd", ended) as apply, pytest.raises(GraderConnectionLost):
-        tell(apply, "twice")
+        apply(make_envelope("evt-odd"), transaction)
     assert ended[0].bug is not None and "cannot name" in ended[0].bug
 
 
 def test_the_probe_may_call_again_from_inside_an_operation() -> None:
     """A listener that calls the function (re-entering the conversation) is answered first."""
-    from tests.support.db import counts, ready_engine
-    from tests.support.factories import make_envelope
-    from ticketflow.notifications.effects import SqlAlchemyEffectTransaction
-
     outer_db, inner_db = ready_engine(), ready_engine()
     inner = SqlAlchemyEffectTransaction(inner_db)
     answers: list[Any] = []
