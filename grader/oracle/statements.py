@@ -33,16 +33,27 @@ class Catalogue:
         self._kept: list[Any] = []
         self._by_id: dict[int, str] = {}
         self._by_text: dict[tuple[str, str], str] = {}
-        for name, build in statement_builders().items():
-            statement = build()
+        self._builders = statement_builders()
+        self._lock = threading.Lock()
+        # PostgreSQL's statements (and its dialect's import) only when a statement is missed
+        self._add(name for name in self._builders if not name.endswith(":postgresql"))
+        self._complete = False
+
+    def _add(self, names: Any) -> None:
+        for name in names:
+            statement = self._builders[name]()
             self._kept.append(statement)
             self._by_id[id(statement)] = name
             self._by_text[_text_key(statement)] = name
 
     def statement_name(self, statement: Any) -> str | None:
-        name = self._by_id.get(id(statement))
-        if name is None:
-            name = self._by_text.get(_text_key(statement))
+        name = self._by_id.get(id(statement)) or self._by_text.get(_text_key(statement))
+        if name is None and not self._complete:
+            with self._lock:
+                if not self._complete:
+                    self._add(n for n in self._builders if n.endswith(":postgresql"))
+                    self._complete = True
+            return self.statement_name(statement)
         return name
 
 
