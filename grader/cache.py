@@ -25,7 +25,7 @@ CACHE_FILE = "results.json"
 
 #: What decides a verdict: the exercise specs, the harness and mutants, the judging code
 #: and the library under test (the runner only carries observations, so it is left out).
-_VERDICT_SOURCES = ("exercises", "harness", "verdict.py", "rubric.py", "grading.py", "starters.py")
+_VERDICT_SOURCES = ("exercises", "harness", "verdict.py", "rubric", "grading.py", "starters.py")
 
 
 @cache

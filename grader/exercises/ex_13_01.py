@@ -6,7 +6,6 @@ from grader.exercises.ex_12_01 import EFFECTS_PRELOAD
 from grader.exercises.spec import CodeExercise, Records, calls_of
 from grader.results import Message, msg
 
-
 #: Stands for "this delivery raised" (no record value can be this very object).
 RAISED = object()
 

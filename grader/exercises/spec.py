@@ -97,16 +97,28 @@ class CodeExercise:
 
 @dataclass(frozen=True)
 class Concept:
-    """One idea a prose answer must contain.
+    """One idea a prose answer must contain (scored by ``grader.rubric``).
 
     ``alternatives``: the concept is present when, for at least one alternative, every
-    regular expression of it matches somewhere in the answer (case-insensitive). Write
-    zh and en alternatives side by side.
+    term (a regular expression with bounded repetitions only, case-insensitive, ASCII
+    ``\\b``) matches, not negated, in one sentence that is not keyword stuffing. Write zh,
+    en and mixed alternatives side by side. ``sections``: the template sections (names of
+    ``ProseExercise.sections``) where it is looked for; empty: anywhere.
     """
 
     name: str
     alternatives: tuple[tuple[str, ...], ...]
     points: float = 1.0
+    sections: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Section:
+    """A section of the answer template: ``heading`` (a bounded regular expression) tells a
+    heading of the answer that opens it, in the template's words or the student's."""
+
+    name: str
+    heading: str
 
 
 @dataclass(frozen=True)
@@ -114,6 +126,7 @@ class ProseExercise:
     id: str
     student_file: str
     concepts: tuple[Concept, ...]
+    sections: tuple[Section, ...] = ()
     #: Fewer non-blank characters than this (after removing the template) is "too short".
     min_chars: int = 60
     kind: Literal["prose"] = "prose"

@@ -3,7 +3,8 @@
 A ``.py``/``.ipynb`` file is handed in as it is; its first lines say what it is::
 
     # trick: <what it tries>
-    # expect: failed | input_error | failed|input_error
+    # expect: failed | input_error | failed|input_error | needs_review
+    #         (needs_review: a prose answer awaiting review, with a provisional score of 0)
     # exercise: EX-11-01
     # timeout: yes                       (optional: it is expected to hit the wall limit)
     # rlimits: skip — <why>              (optional: meaningless or unsafe in the rlimits fallback)
@@ -16,7 +17,8 @@ A ``.make`` file describes a submission built at test time (symlinks, FIFOs, 10 
 
     # make: empty | directory | fifo | missing | symlink <target> | huge <MB>
     #       | nested-json <depth> | copy-solution | control-name | write <text>
-    #       | symlinked-dir <dir under the repo>
+    #       | symlinked-dir <dir under the repo> | repeat <bytes> <text>
+    #       (repeat: <text> over and over, cut to at most <bytes> bytes of UTF-8)
     # name: retry_policy_probe.py        (the file name to hand in)
 """
 
@@ -30,12 +32,14 @@ from pathlib import Path
 
 FILES = Path(__file__).parent / "files"
 REPO = Path(__file__).resolve().parents[2]
-OUTCOMES = {"failed": 1, "input_error": 2}
+OUTCOMES = {"failed": 1, "input_error": 2, "needs_review": 0}
 STUDENT_FILES = {
     "EX-11-01": "retry_policy_probe.py",
     "EX-12-01": "notification_once_probe.py",
     "EX-13-01": "atomic_effect_probe.py",
     "EX-11-02": "answer.md",
+    "EX-12-02": "answer.md",
+    "EX-13-02": "answer.md",
 }
 #: Every process a case starts on purpose carries one of these (cmdline / comm).
 PROCESS_MARKER = "hostile-corpus-marker"
@@ -165,6 +169,11 @@ def materialize(case: Case, where: Path) -> Path:
         target = link / case.file_name
     elif kind == "write":
         target.write_text(_unescape(argument), encoding="utf-8")
+    elif kind == "repeat":
+        size, _, text = argument.partition(" ")
+        unit = _unescape(text)
+        data = (unit * (int(size) // len(unit) + 1)).encode("utf-8")[: int(size)]
+        target.write_bytes(data.decode("utf-8", "ignore").encode("utf-8"))
     elif kind == "copy-solution":
         shutil.copyfile(REPO / "solutions" / case.exercise / STUDENT_FILES[case.exercise], target)
     else:

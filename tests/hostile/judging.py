@@ -72,8 +72,14 @@ def problems_with(
     payload = graded.payload
     if payload is None:
         problems.append(f"stdout is not one JSON document: {graded.stdout[:300]!r}")
-    if graded.status == "passed" or graded.exit_code == 0:
-        problems.append(f"PASSED (exit {graded.exit_code}): the trick worked")
+    awaits_review_at_zero = (
+        "needs_review" in case.expect
+        and graded.status == "needs_review"
+        and (payload or {}).get("score") == 0
+    )
+    if (graded.status == "passed" or graded.exit_code == 0) and not awaits_review_at_zero:
+        score = (payload or {}).get("score")
+        problems.append(f"PASSED (exit {graded.exit_code}, score {score}): the trick worked")
     elif graded.exit_code not in case.exit_codes:
         problems.append(f"exit {graded.exit_code}, expected {sorted(case.exit_codes)}")
     if graded.exit_code == 1 and graded.status != "failed":
