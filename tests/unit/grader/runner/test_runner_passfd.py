@@ -12,9 +12,17 @@ from grader.runner.passfd import PASSED_FD
 from tests.unit.grader.runner.helpers import server_for
 
 TALK = f"""
-import os
+import os, stat
 os.write({PASSED_FD}, b"ping " + os.environ.get("X", "").encode())
 print(os.read({PASSED_FD}, 100).decode())
+sockets = []
+for name in os.listdir("/proc/self/fd"):
+    try:
+        if stat.S_ISSOCK(os.fstat(int(name)).st_mode):
+            sockets.append(int(name))
+    except OSError:
+        pass
+print(sorted(sockets))
 """
 NOTHING_PASSED = f"""
 import os
@@ -41,7 +49,7 @@ def test_the_student_talks_to_the_caller_over_the_passed_socket(server: ForkServ
         ours.sendall(b"pong")
         result = server.run(_request(TALK, theirs.fileno()))
         assert result.ok, result.stderr
-        assert result.stdout.strip() == "pong"
+        assert result.stdout.split("\n")[:2] == ["pong", f"[{PASSED_FD}]"]
         assert ours.recv(100) == b"ping "
         theirs.close()
         assert ours.recv(100) == b"", "the run (and the host) must not keep the socket open"
@@ -54,7 +62,10 @@ def test_runs_in_parallel_each_get_their_own_socket(server: ForkServer) -> None:
     requests = [_request(TALK, theirs.fileno()) for _, theirs in pairs]
     requests.append(_request(NOTHING_PASSED, None))
     results = server.run_many(requests, max_parallel=4)
-    assert [r.stdout.strip() for r in results] == ["run-0", "run-1", "run-2", f"no fd {PASSED_FD}"]
+    shown = [r.stdout.split("\n")[0] for r in results]
+    assert shown == ["run-0", "run-1", "run-2", f"no fd {PASSED_FD}"]
+    # each run holds its own socket and no other (not the host's descriptor channel either)
+    assert all(r.stdout.split("\n")[1] == f"[{PASSED_FD}]" for r in results[:3])
     for ours, theirs in pairs:
         theirs.close()
         ours.settimeout(10)
