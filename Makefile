@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup demo test lint bench clean
+.PHONY: setup demo lab test test-fast lint bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -15,8 +15,14 @@ $(STAMP): pyproject.toml
 setup: $(STAMP)
 
 demo: setup  ## the embedded default: eager Celery + in-memory SQLite, no server needed
-	$(PY) -m ticketflow.demo tour
+	$(PY) -m ticketflow_lab tour
 	$(VENV)/bin/grader list
+
+lab: setup  ## JupyterLab at the course root: lessons/, exercises/ and your answers in one tree
+	$(VENV)/bin/jupyter lab --ServerApp.root_dir="$(CURDIR)"
+
+test-fast: setup  ## the quick subset: no slow tests (notebooks, release, sandbox e2e) and no services
+	$(PY) -m pytest -m "not slow and not integration"
 
 test: setup  ## the whole suite (integration tests skip, with the reason, if a service is unreachable)
 	$(PY) -m pytest

@@ -20,10 +20,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from ticketflow.demo.cli import DEFAULT_BROKER_URL, DEFAULT_DATABASE_URL, require_reachable
-from ticketflow.demo.namespaces import temporary_database, temporary_vhost
-from ticketflow.demo.report import ScenarioResult
-from ticketflow.demo.scenario import TARGET_POOL, TARGET_WORKER, run_worker_loss
+from ticketflow_lab.cli import DEFAULT_BROKER_URL, DEFAULT_DATABASE_URL, require_reachable
+from ticketflow_lab.namespaces import temporary_database, temporary_vhost
+from ticketflow_lab.report import ScenarioResult
+from ticketflow_lab.scenario import TARGET_POOL, TARGET_WORKER, run_worker_loss
 
 
 def redelivery_latency(result: ScenarioResult, event_id: str, action_prefix: str) -> float:

@@ -3,6 +3,7 @@
     grader check EX-12-01 [--path FILE] [--root DIR] [--lang zh|en] [--json]
     grader list [--root DIR] [--lang zh|en] [--json] [--no-run]
     grader build-starters [--root DIR] [--check]
+    grader release --out DIR [--root DIR]
 
 Exit codes: 0 every check passed, or a prose answer is awaiting instructor review (the
 output says so); 1 some check failed (an untouched starter counts as failed: "not
@@ -80,6 +81,9 @@ def build_parser() -> argparse.ArgumentParser:
     starters.add_argument(
         "--check", action="store_true", help="only report stale starters (exit 1)"
     )
+    from grader.commands import release
+
+    release.register(commands)  # new commands: grader/commands/<name>.py, one line each here
     return parser
 
 
@@ -97,6 +101,8 @@ def _main(argv: Sequence[str] | None) -> int:
     lang = resolve_lang(getattr(args, "lang", None))
     as_json = bool(getattr(args, "json", False))
     try:
+        if hasattr(args, "run"):
+            return int(args.run(args, lang, as_json))
         if args.command == "check":
             return run_check(args, lang, as_json)
         if args.command == "list":

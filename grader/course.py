@@ -60,9 +60,10 @@ def hidden_paths(root: Path | None) -> tuple[Path, ...]:
     import grader
 
     paths = [Path(grader.__file__).resolve().parent]
-    package = _ticketflow_dir()
-    if package is not None:
-        paths.append(package)
+    for name in ("ticketflow", "ticketflow_lab"):  # the lab moved out of ticketflow: still hidden
+        package = _package_dir(name)
+        if package is not None:
+            paths.append(package)
     bases = [installed_tree()]
     if root is not None and root.resolve() not in bases:
         bases.append(root.resolve())
@@ -78,11 +79,11 @@ def _looks_like_course(folder: Path) -> bool:
     return (folder / EXERCISES_DIR).is_dir() or (folder / SOLUTIONS_DIR).is_dir()
 
 
-def _ticketflow_dir() -> Path | None:
+def _package_dir(name: str) -> Path | None:
     from importlib.util import find_spec
 
     try:
-        spec = find_spec("ticketflow")
+        spec = find_spec(name)
     except (ImportError, ValueError):
         return None
     if spec is None or not spec.origin:

@@ -16,7 +16,7 @@ import os
 import random
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -28,6 +28,7 @@ from grader.results import CheckReport, CheckResult, Message, build_report, fail
 from grader.starters import is_untouched_starter, starter_template
 from grader.submission import Submission, load_submission
 from grader.verdict import Observed
+from grader.whereabouts import Locate
 
 if TYPE_CHECKING:
     from grader.runner import ForkServer, RunRequest
@@ -95,9 +96,11 @@ def judge_submission(
     if is_untouched_starter(exercise.id, submission.text):
         return not_started_report(exercise, lang)
     if isinstance(exercise, ProseExercise):
-        return prose_report(exercise, submission.text, lang)
+        return with_notebook_note(prose_report(exercise, submission.text, lang), submission)
     observed = observe(exercise, submission, root=root, server=server)
-    return code_report(exercise, observed, submission.display_name, lang)
+    locate = submission.locate if submission.cell_starts else None
+    report = code_report(exercise, observed, submission.display_name, lang, locate=locate)
+    return with_notebook_note(report, submission)
 
 
 def not_started_report(exercise: Exercise, lang: str) -> CheckReport:
@@ -130,11 +133,16 @@ def prose_report(exercise: ProseExercise, text: str, lang: str) -> CheckReport:
 
 
 def code_report(
-    exercise: CodeExercise, observed: Observed, student_file: str, lang: str
+    exercise: CodeExercise,
+    observed: Observed,
+    student_file: str,
+    lang: str,
+    *,
+    locate: Locate | None = None,
 ) -> CheckReport:
     from grader.verdict import judge_code
 
-    checks = judge_code(exercise, observed, student_file=student_file)
+    checks = judge_code(exercise, observed, student_file=student_file, locate=locate)
     return build_report(
         exercise.id,
         "code",
@@ -144,6 +152,15 @@ def code_report(
         lang=lang,
         isolation=observed.isolation,
     )
+
+
+def with_notebook_note(report: CheckReport, submission: Submission) -> CheckReport:
+    """A notebook of which only the cells tagged ``answer`` ran: the summary says which."""
+    if not submission.answer_cells_only or report.summary is None:
+        return report
+    cells = ", ".join(str(number) for number in submission.cell_numbers)
+    summary = msg("summary.answer_cells_only", summary=report.summary, cells=cells)
+    return replace(report, summary=summary)
 
 
 def _summary(checks: Sequence[CheckResult]) -> Message:

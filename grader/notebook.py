@@ -50,18 +50,21 @@ def _check(
     from grader.course import find_course_root, hidden_paths, submission_path
     from grader.exercises import get_exercise
     from grader.grading import isolation_mode, judge_submission
-    from grader.runner import shared_fork_server
+    from grader.runner import shared_master
     from grader.submission import load_submission
 
     exercise = get_exercise(exercise_id)
     course_root = find_course_root(Path(root) if root is not None else None)
     path = Path(submission) if submission is not None else submission_path(course_root, exercise)
     loaded = load_submission(exercise, path)
-    server = None
     if exercise.kind == "code" and isolation_mode() == "auto":
-        # a forced $GRADER_ISOLATION gets a server of its own per call (a development knob)
-        server = shared_fork_server(all_preload(), hide=hidden_paths(course_root))
-    report = judge_submission(exercise, loaded, lang=lang, root=course_root, server=server)
+        # one master per kernel, a fresh server per call: no run sees an earlier submission
+        # (a forced $GRADER_ISOLATION gets a server of its own per call: a development knob)
+        master = shared_master(all_preload(), hide=hidden_paths(course_root))
+        with master.server() as server:
+            report = judge_submission(exercise, loaded, lang=lang, root=course_root, server=server)
+    else:
+        report = judge_submission(exercise, loaded, lang=lang, root=course_root)
     if path.suffix != ".ipynb":
         cache.store(course_root, report, loaded.text)
     return report

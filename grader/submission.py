@@ -23,6 +23,7 @@ from grader.errors import (
     UnsupportedSubmission,
 )
 from grader.exercises.spec import Exercise
+from grader.notebook_code import cell_to_python, join_cells, notebook_module
 from grader.safe_open import LinkOnPath, open_no_links
 
 CODE_SUFFIXES = (".py", ".ipynb")
@@ -38,6 +39,26 @@ class Submission:
     display_name: str
     #: For notebooks: the first line of each extracted cell in ``text`` (1-based), in order.
     cell_starts: tuple[int, ...] = ()
+    #: For notebooks: each extracted cell's position in the notebook (1-based, every cell
+    #: counted, markdown included: what the student sees scrolling from the top).
+    cell_numbers: tuple[int, ...] = ()
+    #: For notebooks: True when only the cells tagged ``answer`` were taken.
+    answer_cells_only: bool = False
+
+    def locate(self, line: int) -> tuple[int, int] | None:
+        """A line of ``text`` -> (notebook cell, line within it); None outside any cell."""
+        if not self.cell_starts or line < self.cell_starts[0]:
+            return None
+        index = max(i for i, start in enumerate(self.cell_starts) if start <= line)
+        return self.cell_numbers[index], line - self.cell_starts[index] + 1
+
+
+@dataclass(frozen=True)
+class NotebookCells:
+    """The cells of one type taken from a notebook: (position in the notebook, source)."""
+
+    cells: tuple[tuple[int, str], ...]
+    answer_cells_only: bool
 
 
 def load_submission(exercise: Exercise, path: Path) -> Submission:
@@ -52,9 +73,14 @@ def load_submission(exercise: Exercise, path: Path) -> Submission:
     text = text.replace("\r\n", "\n")
     display = _display_name(path)
     if path.suffix.lower() == ".ipynb":
-        cells = notebook_cells(path, text, "code" if exercise.kind == "code" else "markdown")
-        text, starts = _join_cells(cells)
-        submission = Submission(path, text, display, starts)
+        taken = notebook_cells(path, text, "code" if exercise.kind == "code" else "markdown")
+        sources = [source for _, source in taken.cells]
+        if exercise.kind == "code":
+            text, starts = notebook_module([cell_to_python(source) for source in sources])
+        else:
+            text, starts = join_cells(sources, first_line=1)
+        numbers = tuple(number for number, _ in taken.cells)
+        submission = Submission(path, text, display, starts, numbers, taken.answer_cells_only)
     else:
         submission = Submission(path, text, display)
     if exercise.kind == "code":
@@ -115,7 +141,7 @@ def _display_name(path: Path) -> str:
     return name if len(name.encode()) <= 200 else "submission" + path.suffix
 
 
-def notebook_cells(path: Path, text: str, cell_type: str) -> list[str]:
+def notebook_cells(path: Path, text: str, cell_type: str) -> NotebookCells:
     """Sources of the cells of ``cell_type``; only cells tagged ``answer`` if any are tagged."""
     try:
         document: Any = json.loads(text)
@@ -125,7 +151,7 @@ def notebook_cells(path: Path, text: str, cell_type: str) -> list[str]:
         raise InvalidNotebook(path=str(path), reason="no 'cells' list")
     if not isinstance(document.get("nbformat"), int) or document["nbformat"] < 4:
         raise InvalidNotebook(path=str(path), reason="nbformat 4 or later is required")
-    chosen: list[tuple[str, bool]] = []
+    chosen: list[tuple[int, str, bool]] = []
     for index, cell in enumerate(document["cells"], start=1):
         if not isinstance(cell, dict) or not isinstance(cell.get("cell_type"), str):
             raise InvalidNotebook(path=str(path), reason=f"cell {index} has no cell_type")
@@ -138,36 +164,14 @@ def notebook_cells(path: Path, text: str, cell_type: str) -> list[str]:
         tags = metadata.get("tags") if isinstance(metadata, dict) else None
         tagged = isinstance(tags, list) and "answer" in tags
         if cell["cell_type"] == cell_type:
-            chosen.append((source, tagged))
-    if any(tagged for _, tagged in chosen):
-        chosen = [(source, True) for source, tagged in chosen if tagged]
-    if cell_type == "code":
-        sources = [_without_magics(source) for source, _ in chosen]
-    else:
-        sources = [source for source, _ in chosen]
-    sources = [source for source in sources if source.strip()]
-    if not sources:
+            chosen.append((index, source.replace("\r\n", "\n"), tagged))
+    tagged_only = any(tagged for _, _, tagged in chosen)
+    if tagged_only:
+        chosen = [entry for entry in chosen if entry[2]]
+    cells = tuple((index, source) for index, source, _ in chosen if source.strip())
+    if not cells:
         raise InvalidNotebook("error.empty_notebook", path=str(path), what=cell_type)
-    return sources
-
-
-def _without_magics(source: str) -> str:
-    """IPython magics and shell escapes are not Python: keep them as comments."""
-    lines = []
-    for line in source.splitlines():
-        stripped = line.lstrip()
-        lines.append(f"# {line}" if stripped.startswith(("%", "!")) else line)
-    return "\n".join(lines)
-
-
-def _join_cells(cells: list[str]) -> tuple[str, tuple[int, ...]]:
-    starts, parts, line = [], [], 1
-    for cell in cells:
-        body = cell.rstrip("\n") + "\n"
-        starts.append(line)
-        parts.append(body)
-        line += body.count("\n") + 1
-    return "\n".join(parts), tuple(starts)
+    return NotebookCells(cells, tagged_only)
 
 
 def check_syntax(submission: Submission) -> None:
@@ -176,13 +180,13 @@ def check_syntax(submission: Submission) -> None:
     except SyntaxError as error:
         line = error.lineno or 0
         detail = error.msg
-        if submission.cell_starts:
-            cell = max((i for i, s in enumerate(submission.cell_starts) if s <= line), default=0)
+        where = submission.locate(line)
+        if where is not None:
             raise StudentSyntaxError(
                 "error.syntax_cell",
                 path=str(submission.path),
-                cell=cell + 1,
-                line=line - submission.cell_starts[cell] + 1,
+                cell=where[0],
+                line=where[1],
                 detail=detail,
             ) from None
         raise StudentSyntaxError(path=str(submission.path), line=line, detail=detail) from None

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from grader.exercises.spec import CodeExercise, calls_of
 from grader.results import CheckResult, Message, failed_check, msg, passed_check
+from grader.whereabouts import Locate, relocate_traceback, stopped_message, uncaught_message
 
 if TYPE_CHECKING:
     from grader.runner import Observations
@@ -36,22 +37,45 @@ class Observed:
 
 
 def judge_code(
-    exercise: CodeExercise, observed: Observed, *, student_file: str
+    exercise: CodeExercise,
+    observed: Observed,
+    *,
+    student_file: str,
+    locate: Locate | None = None,
 ) -> tuple[CheckResult, ...]:
+    """``locate``: for a notebook, maps a line of the run's module to (cell, line in it)."""
     real = observed.real
-    checks = [run_check(exercise, real, student_file)]
+    checks = [run_check(exercise, real, student_file, locate)]
+    stopped = None if real.ok else not_judged(real, locate)
     if exercise.expected_lines:
-        checks.append(output_check(exercise, real))
-    checks.append(calls_check(exercise, real))
-    equivalents = twins_check(exercise, observed)
+        checks.append(output_check(exercise, real, stopped))
+    checks.append(calls_check(exercise, real, stopped))
+    equivalents = twins_check(exercise, observed, stopped, locate, student_file)
     checks.append(equivalents)
     for name in exercise.mutants:
         run = observed.mutants.get(name)
-        checks.append(mutant_check(exercise, name, real, run, credible=equivalents.passed))
+        checks.append(
+            mutant_check(exercise, name, real, run, credible=equivalents.passed, stopped=stopped)
+        )
     return tuple(checks)
 
 
-def run_check(exercise: CodeExercise, real: Observations, student_file: str) -> CheckResult:
+def not_judged(real: Observations, locate: Locate | None = None) -> Message:
+    """What every later check says once the real run failed: where it stopped, never that
+    something is "missing" or "bypassed" (the probe may simply not have got there)."""
+    uncaught = real.uncaught
+    line = _line(uncaught.get("line")) if uncaught else None
+    if uncaught and line is not None:
+        return stopped_message(str(uncaught.get("type", "Exception"))[:100], line, locate)
+    return msg("followon.ended", outcome=outcome(real, locate))
+
+
+def run_check(
+    exercise: CodeExercise,
+    real: Observations,
+    student_file: str,
+    locate: Locate | None = None,
+) -> CheckResult:
     name, points = "runs_cleanly", exercise.points_run
     if real.ok:
         return passed_check(name, points, msg("run.ok"))
@@ -71,13 +95,10 @@ def run_check(exercise: CodeExercise, real: Observations, student_file: str) -> 
     uncaught = real.uncaught
     if uncaught:
         kind = str(uncaught.get("type", "Exception"))
-        message = msg(
-            "run.uncaught",
-            type=kind,
-            message=first_line(str(uncaught.get("message", ""))),
-            line=_line(uncaught.get("line")),
-        )
-        evidence = tail(str(uncaught.get("traceback") or "")) or tail(real.stderr)
+        text = first_line(str(uncaught.get("message", "")))
+        message = uncaught_message("run", kind, text, _line(uncaught.get("line")), locate)
+        traceback = str(uncaught.get("traceback") or "") or real.stderr
+        evidence = tail(relocate_traceback(traceback, student_file, locate))
         hint = crash_hint(kind, student_file)
         missing = _missing_ticketflow_module(kind, str(uncaught.get("message", "")))
         if missing:
@@ -111,8 +132,13 @@ def crash_hint(exception_type: str, student_file: str) -> Message:
     return msg("hint.crash", file=student_file)
 
 
-def output_check(exercise: CodeExercise, real: Observations) -> CheckResult:
-    """The required lines must appear in stdout, in order (whitespace-normalised)."""
+def output_check(
+    exercise: CodeExercise, real: Observations, stopped: Message | None = None
+) -> CheckResult:
+    """The required lines must appear in stdout, in order (whitespace-normalised).
+
+    ``stopped``: the real run failed; lines printed before that still count, a missing one
+    is "not judged" (the probe may not have got there)."""
     name, points = "output", exercise.points_output
     printed = [" ".join(line.split()) for line in real.stdout.splitlines()]
     position = 0
@@ -121,12 +147,16 @@ def output_check(exercise: CodeExercise, real: Observations) -> CheckResult:
         try:
             position = printed.index(wanted, position) + 1
         except ValueError:
+            if stopped is not None:
+                return failed_check(name, points, stopped, None, head(real.stdout) or None)
             message = msg("output.missing", index=index, expected=expected)
             return failed_check(name, points, message, msg("hint.output"), head(real.stdout))
     return passed_check(name, points, msg("output.ok", count=len(exercise.expected_lines)))
 
 
-def calls_check(exercise: CodeExercise, real: Observations) -> CheckResult:
+def calls_check(
+    exercise: CodeExercise, real: Observations, stopped: Message | None = None
+) -> CheckResult:
     name, points = "calls", exercise.points_calls
     try:
         problem = exercise.check_calls(real.records)
@@ -134,23 +164,30 @@ def calls_check(exercise: CodeExercise, real: Observations) -> CheckResult:
         problem = msg("calls.unreadable")
     if problem is None:
         return passed_check(name, points, msg("calls.ok"))
-    return failed_check(name, points, problem)
+    return failed_check(name, points, stopped or problem)
 
 
-def twins_check(exercise: CodeExercise, observed: Observed) -> CheckResult:
+def twins_check(
+    exercise: CodeExercise,
+    observed: Observed,
+    stopped: Message | None = None,
+    locate: Locate | None = None,
+    student_file: str = "",
+) -> CheckResult:
     """Worth no points, but without it no mutant check counts: a probe that also fails on a
     correct implementation written differently judges code, not behaviour."""
     name = "equivalents"
     if not observed.real.ok:
-        return failed_check(name, 0.0, msg("twin.skipped"))
+        return failed_check(name, 0.0, stopped or msg("twin.skipped"))
     for twin in exercise.twins:
         run = observed.twins.get(twin)
         if run is None:
             return failed_check(name, 0.0, msg("twin.skipped"))
         if not run.ok:
             described = Message(f"twin.{twin}")
-            message = msg("twin.failed", twin=described, outcome=outcome(run))
-            evidence = tail(run.stderr) or tail(run.stdout) or None
+            message = msg("twin.failed", twin=described, outcome=outcome(run, locate))
+            shown = tail(relocate_traceback(run.stderr, student_file, locate))
+            evidence = shown or tail(run.stdout) or None
             return failed_check(name, 0.0, message, msg("hint.twin"), evidence)
     return passed_check(name, 0.0, msg("twin.ok", count=len(exercise.twins)))
 
@@ -162,10 +199,13 @@ def mutant_check(
     run: Observations | None,
     *,
     credible: bool = True,
+    stopped: Message | None = None,
 ) -> CheckResult:
     name, points = f"mutant:{mutant}", exercise.points_per_mutant
     described = Message(f"mutant.{mutant}")
     label = msg("check.mutant", arg=described)
+    if not real.ok and stopped is not None:
+        return failed_check(name, points, stopped, label=label)
     if not real.ok or run is None:
         return failed_check(name, points, msg("mutant.skipped"), label=label)
     if not credible:
@@ -192,7 +232,7 @@ def mutant_check(
     )
 
 
-def outcome(run: Observations) -> Message:
+def outcome(run: Observations, locate: Locate | None = None) -> Message:
     """How a run ended, in a few words (for a run other than the real one)."""
     if run.timed_out:
         return msg("outcome.timeout", seconds=round(run.wall_seconds))
@@ -201,11 +241,12 @@ def outcome(run: Observations) -> Message:
     if run.signal is not None:
         return msg("outcome.signal", signal=run.signal)
     if run.uncaught:
-        return msg(
-            "outcome.uncaught",
-            type=str(run.uncaught.get("type", "Exception"))[:100],
-            message=first_line(str(run.uncaught.get("message", ""))),
-            line=_line(run.uncaught.get("line")),
+        return uncaught_message(
+            "outcome",
+            str(run.uncaught.get("type", "Exception"))[:100],
+            first_line(str(run.uncaught.get("message", ""))),
+            _line(run.uncaught.get("line")),
+            locate,
         )
     return msg("outcome.exit_code", code=run.exit_code)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from grader.exercises.spec import CodeExercise, Records, calls_of, is_int
+from grader.exercises.spec import CodeExercise, Records, Requirement, calls_of, is_int
 from grader.results import Message, msg
 
 REQUIRED_CASES = (
@@ -46,6 +46,56 @@ def check_calls(records: Records) -> Message | None:
     return None
 
 
+def _facts(*names: str) -> frozenset[str]:
+    return frozenset(names)
+
+
+#: The statement's table, line by line. Facts are ``<case>.<field>``: cases R0, R1, R2
+#: (RetryableTaskError with retries_so_far 0, 1, 2) and V0 (ValueError, 0); fields retry,
+#: countdown, dead_letter. Every one of the 12 is required ("用 assert 检查每一个结果").
+REQUIREMENTS = (
+    Requirement(
+        "RetryableTaskError, 0 -> (True, 5, False): the first retry waits base_delay_seconds",
+        _facts("R0.retry", "R0.countdown", "R0.dead_letter"),
+        "first_retry_immediate",
+    ),
+    Requirement(
+        "RetryableTaskError, 1 -> countdown exactly 10: the backoff doubles",
+        _facts("R1.countdown"),
+        "constant_delay",
+    ),
+    Requirement(
+        "RetryableTaskError, 1 -> (True, 10, False): one retry done, still below the bound",
+        _facts("R1.retry", "R1.countdown", "R1.dead_letter"),
+        "gives_up_early",
+    ),
+    Requirement(
+        "RetryableTaskError, 2 -> (False, None, True): the bound is reached, no third retry",
+        _facts("R2.retry", "R2.countdown", "R2.dead_letter"),
+        "off_by_one_bound",
+    ),
+    Requirement(
+        "RetryableTaskError, 2 -> dead_letter is True: exhausted retries are dead-lettered",
+        _facts("R2.dead_letter"),
+        "exhausted_not_dead_lettered",
+    ),
+    Requirement(
+        "giving up (RetryableTaskError 2, ValueError 0) -> countdown_seconds is None, not 0",
+        _facts("R2.countdown", "V0.countdown"),
+        "zero_countdown_on_give_up",
+    ),
+    Requirement(
+        "ValueError, 0 -> (False, None, True): a permanent error is not retried",
+        _facts("V0.retry", "V0.countdown", "V0.dead_letter"),
+        "retries_any_error",
+    ),
+    Requirement(
+        "ValueError, 0 -> dead_letter is True, checked apart from exhaustion",
+        _facts("V0.dead_letter"),
+        "drops_permanent_errors",
+    ),
+)
+
 EXERCISE = CodeExercise(
     id="EX-11-01",
     student_file="retry_policy_probe.py",
@@ -59,8 +109,13 @@ EXERCISE = CodeExercise(
         "gives_up_early",
         "retries_any_error",
         "never_dead_letters",
+        "first_retry_immediate",
+        "zero_countdown_on_give_up",
+        "exhausted_not_dead_lettered",
+        "drops_permanent_errors",
     ),
     check_calls=check_calls,
+    requirements=REQUIREMENTS,
     expected_lines=(
         "RetryableTaskError 0 True 5 False",
         "RetryableTaskError 1 True 10 False",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from grader.exercises.spec import CodeExercise, Records, calls_of
+from grader.exercises.spec import CodeExercise, Records, Requirement, calls_of
 from grader.results import Message, msg
 
 EFFECTS_PRELOAD = (
@@ -38,6 +38,34 @@ def _true_then_false(outcomes: list[object]) -> bool:
     return len(outcomes) >= 2 and outcomes[0] is True and outcomes[1] is False
 
 
+#: The statement, step by step. Facts: ``first.returned``, ``second.returned`` (steps 3-4),
+#: ``second.receipts``, ``second.tasks`` (step 5: the counts after both deliveries) are
+#: required; ``first.receipts``/``first.tasks`` (counts between the deliveries) are not, but
+#: are observed, so a probe that counts at the wrong time is still told apart.
+REQUIRED_FACTS = frozenset({"first.returned", "second.returned", "second.receipts", "second.tasks"})
+REQUIREMENTS = (
+    Requirement(
+        "step 4: the first delivery returns True (is True, not just truthy)",
+        frozenset({"first.returned"}),
+        "returns_none",
+    ),
+    Requirement(
+        "step 4: the second delivery returns False (is False)",
+        frozenset({"second.returned"}),
+        "always_true",
+    ),
+    Requirement(
+        "step 5: exactly 1 business task after BOTH deliveries (not only after the first)",
+        frozenset({"second.tasks"}),
+        "effect_on_every_delivery",
+    ),
+    Requirement(
+        "step 5: exactly 1 NotificationReceipt",
+        frozenset({"second.receipts"}),
+        "dedupe_without_receipt",
+    ),
+)
+
 EXERCISE = CodeExercise(
     id="EX-12-01",
     student_file="notification_once_probe.py",
@@ -51,6 +79,8 @@ EXERCISE = CodeExercise(
         "receipt_without_task",
         "task_twice",
         "dedupe_without_receipt",
+        "effect_on_every_delivery",
     ),
     check_calls=check_calls,
+    requirements=REQUIREMENTS,
 )

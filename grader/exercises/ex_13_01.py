@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from grader.exercises.ex_12_01 import EFFECTS_PRELOAD
-from grader.exercises.spec import CodeExercise, Records, calls_of
+from grader.exercises.spec import CodeExercise, Records, Requirement, calls_of
 from grader.results import Message, msg
 
 #: Stands for "this delivery raised" (no record value can be this very object).
@@ -37,6 +37,39 @@ def _first(outcomes: list[object], wanted: bool) -> int | None:
     return next((i for i, outcome in enumerate(outcomes) if outcome is wanted), None)
 
 
+#: The statement, step by step. Facts: ``failure.raised`` (the injected exception came out
+#: of apply_notification_once), ``failure.receipts``/``failure.tasks`` (counts after it),
+#: then ``redelivery.*`` and ``duplicate.*`` (returned, receipts, tasks). All are required.
+REQUIREMENTS = (
+    Requirement(
+        "step 3: apply_notification_once RAISES the injected exception (it is not swallowed)",
+        frozenset({"failure.raised"}),
+        "effect_error_rolled_back",
+    ),
+    Requirement(
+        "step 3: after the failure, 0 receipts and 0 business tasks",
+        frozenset({"failure.receipts", "failure.tasks"}),
+        "receipt_first_then_repair",
+    ),
+    Requirement(
+        "step 4: the redelivery returns True (is True)",
+        frozenset({"redelivery.returned"}),
+        "returns_none",
+    ),
+    Requirement(
+        "steps 4-5: 1 receipt and 1 business task after the redelivery and after the duplicate",
+        frozenset(
+            {"redelivery.receipts", "redelivery.tasks", "duplicate.receipts", "duplicate.tasks"}
+        ),
+        "effect_committed_first",
+    ),
+    Requirement(
+        "step 5: the duplicate delivery returns False (is False)",
+        frozenset({"duplicate.returned"}),
+        "always_true",
+    ),
+)
+
 EXERCISE = CodeExercise(
     id="EX-13-01",
     student_file="atomic_effect_probe.py",
@@ -48,6 +81,10 @@ EXERCISE = CodeExercise(
         "effect_committed_first",
         "effect_error_swallowed",
         "always_true",
+        "returns_none",
+        "effect_error_rolled_back",
+        "receipt_first_then_repair",
     ),
     check_calls=check_calls,
+    requirements=REQUIREMENTS,
 )

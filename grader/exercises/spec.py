@@ -42,6 +42,22 @@ QUESTION_KEYS = {"policy": ("error_type", "retries_so_far"), "effects": ("event_
 
 
 @dataclass(frozen=True)
+class Requirement:
+    """One assertion the statement requires, and the mutant that only it catches.
+
+    ``facts`` names the observable values the assertion covers (``<step>.<value>``, e.g.
+    ``"R1.countdown"``; each exercise documents its steps). The enforcing ``mutant`` differs
+    from the real code in at least one of these facts and in no other fact the statement
+    requires, so a probe that leaves this assertion out lets it through.
+    ``tests/unit/grader/exercises/test_requirements.py`` checks that by running it.
+    """
+
+    assertion: str
+    facts: frozenset[str]
+    mutant: str
+
+
+@dataclass(frozen=True)
 class CodeExercise:
     """A probe: passes when it runs cleanly on the real code and on every twin, shows the
     required behaviour, and fails on every mutant.
@@ -59,6 +75,8 @@ class CodeExercise:
     twins: tuple[str, ...]
     mutants: tuple[str, ...]
     check_calls: CallsCheck
+    #: The statement's required assertions, line by line, each with its enforcing mutant.
+    requirements: tuple[Requirement, ...] = ()
     expected_lines: tuple[str, ...] = ()
     points_run: float = 1.0
     points_output: float = 2.0

@@ -8,6 +8,7 @@ Import chain is deliberately light (stdlib only; no celery/sqlalchemy/rich).
 
 from grader.runner.channel import Recorder
 from grader.runner.client import ForkServer, run_once, shared_fork_server
+from grader.runner.master import Master, shared_master
 from grader.runner.model import (
     LIMIT_KINDS,
     Limits,
@@ -21,6 +22,7 @@ __all__ = [
     "LIMIT_KINDS",
     "ForkServer",
     "Limits",
+    "Master",
     "Observations",
     "PreludeError",
     "Recorder",
@@ -28,4 +30,5 @@ __all__ = [
     "RunnerError",
     "run_once",
     "shared_fork_server",
+    "shared_master",
 ]

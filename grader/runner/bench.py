@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 
 from grader.runner import sandbox
 from grader.runner.client import ForkServer
+from grader.runner.master import Master
 from grader.runner.model import RunRequest
 
 TRIVIAL = RunRequest("pass", "bench.py")
@@ -63,6 +64,27 @@ def measure(mode: str, runs: int, starts: int) -> None:
             server.run_many([TRIVIAL] * 5, max_parallel=2)
 
     print(_line("grader-check shape: start + 5 runs (2 parallel) + close", _timed(check, 5)))
+    measure_master(mode, runs, starts)
+
+
+def measure_master(mode: str, runs: int, starts: int) -> None:
+    """A fresh server per student: from a warm master, versus starting a host."""
+    preload = ["sqlalchemy.orm"]
+    samples = _timed(lambda: Master(preload=preload, isolation=mode).close(), starts)
+    print(_line(f"master start+stop, preload={preload}", samples))
+    with Master(preload=preload, isolation=mode) as master:
+        master.server().close()
+        servers: list[ForkServer] = []
+        ready = _timed(lambda: servers.append(master.server()), runs)
+        for server in servers:
+            server.close()
+        print(_line("per-student server ready, from a warm master", ready))
+
+        def student() -> None:
+            with master.server() as server:
+                server.run_many([USES_ORM] * 5, max_parallel=2)
+
+        print(_line("per-student server + 5 runs (2 parallel) + close", _timed(student, 5)))
 
 
 def main(argv: Sequence[str] | None = None) -> None:

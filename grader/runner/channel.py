@@ -6,18 +6,24 @@ Wire format, one JSON object per line::
     {"uncaught": {"type": "...", "message": "...", "traceback": "...", "line": 3}}
 
 The channel is an inherited pipe fd in the student's process, so the student can write to
-it too: everything read here is an untrusted claim. The host reads it with a byte cap.
+it too: everything read here is an untrusted claim. The host reads it with a byte cap, and
+parses each line with ``parse_claim`` (size, depth and encoding limits): a line it refuses
+is a dropped claim, never an exception in the host.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import threading
 from typing import Any
 
 #: Longest single line the host parses; longer lines are skipped and counted as dropped.
 MAX_LINE = 256 * 1024
+#: Deepest nesting of objects/lists a claim may have (real records are two or three deep).
+MAX_DEPTH = 32
+_SURROGATE = re.compile("[\ud800-\udfff]")
 #: Longest record the Recorder sends; bigger ones are replaced by a stub record.
 MAX_RECORD = 64 * 1024
 
@@ -111,12 +117,8 @@ class ChannelReader:
         if len(line) > MAX_LINE or (self.truncated and not line.startswith(b'{"uncaught"')):
             self.dropped += 1  # past the cap only the (short) uncaught report is still parsed
             return
-        try:
-            message = json.loads(line)
-        except ValueError:
-            self.dropped += 1
-            return
-        if isinstance(message, dict) and len(message) == 1:
+        message = parse_claim(line)
+        if message is not None and len(message) == 1:
             if isinstance(message.get("uncaught"), dict):
                 self.uncaught = message["uncaught"]
                 return
@@ -130,3 +132,40 @@ class ChannelReader:
                 self.records.append(record)
                 return
         self.dropped += 1
+
+
+def parse_claim(line: bytes | bytearray) -> dict[str, Any] | None:
+    """One untrusted JSON line as a dict, or None when it is not a sound claim.
+
+    Refused: invalid UTF-8 or JSON, integers past the int-digits cap, nesting deeper than
+    ``MAX_DEPTH`` (``json`` itself would raise ``RecursionError`` near 1,000 levels), and
+    lone surrogates in any string or key (they cannot be encoded back to UTF-8).
+    """
+    if len(line) > MAX_LINE:
+        return None
+    try:
+        value = json.loads(line)
+    except (ValueError, RecursionError, MemoryError):
+        return None
+    if not isinstance(value, dict) or not _sound(value):
+        return None
+    return value
+
+
+def _sound(root: object) -> bool:
+    """Iterative walk (no recursion: the value may be nearly 1,000 levels deep)."""
+    stack: list[tuple[object, int]] = [(root, 0)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, str):
+            if not value.isascii() and _SURROGATE.search(value):
+                return False
+        elif isinstance(value, (dict, list)):
+            if depth >= MAX_DEPTH:
+                return False
+            if isinstance(value, dict):
+                stack.extend((key, depth + 1) for key in value)
+                stack.extend((item, depth + 1) for item in value.values())
+            else:
+                stack.extend((item, depth + 1) for item in value)
+    return True

@@ -6,6 +6,8 @@ import atexit
 import contextlib
 import json
 import os
+import shutil
+import socket
 import subprocess
 import sys
 import threading
@@ -14,7 +16,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from grader.runner import passfd
+from grader.runner import cgroups, passfd
+from grader.runner.forked import HostProcess
 from grader.runner.model import (
     ISOLATION_MODES,
     Observations,
@@ -45,6 +48,9 @@ class ForkServer:
     (RunnerError if unavailable) or "rlimits". The chosen mode is ``self.isolation``.
     """
 
+    #: The client's end of the descriptor channel to the host (``passfd``).
+    _fd_channel: socket.socket | None = None
+
     def __init__(
         self,
         *,
@@ -55,16 +61,10 @@ class ForkServer:
     ) -> None:
         if isolation not in (*ISOLATION_MODES, "auto"):
             raise ValueError(f"isolation must be 'auto', 'namespaces' or 'rlimits': {isolation!r}")
-        self.preload = tuple(preload)
-        self.hide = tuple(str(Path(p).absolute()) for p in hide)
-        self._lock = threading.Lock()
-        self._decoder = FrameDecoder()
-        self._next_id = 0
-        self._owner = os.getpid()
-        self._broken: str | None = None
+        self._setup(preload, hide)
         self._fd_channel, host_channel = passfd.pair()
         try:
-            self._proc = subprocess.Popen(
+            self._proc: HostProcess = subprocess.Popen(
                 [sys.executable, "-I", "-c", _BOOTSTRAP],
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
@@ -90,6 +90,43 @@ class ForkServer:
         }
         try:
             self._send(hello)
+        except RunnerError:
+            self.close()
+            raise
+        self._await_ready(startup_timeout)
+
+    @classmethod
+    def _attached(
+        cls,
+        proc: HostProcess,
+        *,
+        preload: Sequence[str],
+        hide: Sequence[str | Path],
+        startup_timeout: float,
+        fd_channel: socket.socket | None = None,
+    ) -> ForkServer:
+        """A server whose host already exists and announces itself (forked by a ``Master``;
+        ``fd_channel``: the client's end of its descriptor channel, see ``passfd``)."""
+        self = cls.__new__(cls)
+        self._setup(preload, hide)
+        self._fd_channel = fd_channel
+        self._proc = proc
+        self._await_ready(startup_timeout)
+        return self
+
+    def _setup(self, preload: Sequence[str], hide: Sequence[str | Path]) -> None:
+        self.preload = tuple(preload)
+        self.hide = tuple(str(Path(p).absolute()) for p in hide)
+        self._lock = threading.Lock()
+        self._decoder = FrameDecoder()
+        self._next_id = 0
+        self._owner = os.getpid()
+        self._broken: str | None = None
+        self.cleanup: dict[str, str] = {}
+        self._fd_channel = None
+
+    def _await_ready(self, startup_timeout: float) -> None:
+        try:
             ready = self._receive(startup_timeout)[0]
         except RunnerError:
             self.close()
@@ -102,6 +139,8 @@ class ForkServer:
         #: Whether student code runs as uid 65534 (always in "namespaces" mode; in "rlimits"
         #: mode only when the host is root and nobody can reach the Python installation).
         self.runs_as_nobody: bool = bool(ready.get("as_nobody"))
+        #: What the host leaves behind if it dies before its own cleanup ("rlimits").
+        self.cleanup = _cleanup_of(ready)
 
     # -- public API --------------------------------------------------------------------
 
@@ -139,7 +178,7 @@ class ForkServer:
                         inflight[self._next_id] = (index, request)
                         payload = payloads[index]
                         self._send_run(self._next_id, request, payload)
-                    wall = max(r.limits.wall_seconds for _, r in inflight.values())
+                    wall = max(r.limits.wall_ceiling for _, r in inflight.values())
                     for message in self._receive(wall + _ANSWER_SLACK):
                         slot = inflight.pop(int(message.get("id", -1)), None)
                         if slot is None:
@@ -175,7 +214,9 @@ class ForkServer:
             proc.wait()
         if proc.stdout and not proc.stdout.closed:
             proc.stdout.close()
-        self._fd_channel.close()
+        if self._fd_channel is not None:
+            self._fd_channel.close()
+        _clean_after_host(self.cleanup)
         self._broken = self._broken or "closed"
 
     def __enter__(self) -> ForkServer:
@@ -204,6 +245,8 @@ class ForkServer:
         if request.pass_fd is None:
             self._send({"op": "run", "id": rid, "request": payload})
             return
+        if self._fd_channel is None:
+            raise RunnerError("this runner host cannot receive descriptors (no channel)")
         try:
             passfd.send(self._fd_channel, rid, request.pass_fd)
         except OSError as exc:
@@ -223,6 +266,23 @@ class ForkServer:
         if self._proc.poll() is None:
             self._proc.kill()
         self.close()
+
+
+def _cleanup_of(ready: dict[str, Any]) -> dict[str, str]:
+    found = ready.get("cleanup")
+    if not isinstance(found, dict):
+        return {}
+    return {k: v for k, v in found.items() if k in ("cgroup", "scratch") and isinstance(v, str)}
+
+
+def _clean_after_host(cleanup: dict[str, str]) -> None:
+    """The host is gone; if it died before cleaning up (killed by a run with its uid, in
+    "rlimits" mode), kill what is left in its cgroup and remove its scratch directory."""
+    if "cgroup" in cleanup:
+        cgroups.clean(cleanup["cgroup"])
+    scratch = cleanup.get("scratch", "")
+    if os.path.basename(scratch).startswith("grader-host-") and os.path.isdir(scratch):
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
 def host_sys_path() -> list[str]:

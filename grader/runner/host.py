@@ -13,8 +13,6 @@ import collections
 import contextlib
 import dataclasses
 import gc
-import importlib
-import json
 import os
 import selectors
 import shutil
@@ -22,51 +20,27 @@ import signal
 import sys
 import time
 import traceback
-from dataclasses import dataclass, field
 from typing import Any
 
-from grader.runner import passfd, report, sandbox, spawn
+from grader.runner import fairwall, passfd, report, sandbox, spawn
 from grader.runner.channel import ChannelReader
+from grader.runner.housing import Housing, Layout, host_layout, preload
+from grader.runner.housing import choose_isolation as choose_isolation  # re-exported
 from grader.runner.model import RunnerError, RunRequest
 from grader.runner.protocol import FrameDecoder, encode, write_all
+from grader.runner.runstate import Run
 
 #: After the run's top process exited, how long to wait for its pipes to reach EOF.
 DRAIN_GRACE = 1.0
 
 
-@dataclass
-class Run:
-    rid: int
-    request: RunRequest
-    proc: spawn.Launched
-    started: float
-    open_fds: dict[int, str]
-    channel: ChannelReader
-    out: bytearray = field(default_factory=bytearray)
-    err: bytearray = field(default_factory=bytearray)
-    out_truncated: bool = False
-    err_truncated: bool = False
-    status_lines: bytearray = field(default_factory=bytearray)
-    top_status: int | None = None
-    ended: float | None = None
-    kill_reason: str | None = None
-    student_pid: int | None = None
-    swept: bool = False
-
-    @property
-    def deadline(self) -> float:
-        return self.started + self.request.limits.wall_seconds
-
-
 class Host:
-    def __init__(self, in_fd: int, out_fd: int, mode: str, hide: list[str]) -> None:
+    def __init__(
+        self, in_fd: int, out_fd: int, mode: str, hide: list[str], layout: Layout | None = None
+    ) -> None:
         self.in_fd, self.out_fd, self.mode, self.hide = in_fd, out_fd, mode, hide
-        needed = sandbox.needed_paths()
-        self.plan = sandbox.overlay_plan(needed) if mode == "namespaces" else {}
-        # rlimits mode as root: run the student as nobody when nobody can reach the interpreter
-        self.drop = mode == "namespaces" or (
-            os.geteuid() == 0 and not sandbox.unreachable_for_nobody(needed)
-        )
+        self.plan, self.drop = layout or host_layout(mode)
+        self.housing = Housing.create(mode)
         self.sel = selectors.DefaultSelector()
         self.decoder = FrameDecoder()
         self.outbuf = bytearray()
@@ -164,11 +138,13 @@ class Host:
         rid = self.pending[0][0]
         box = [self.pending.popleft()[1]]
         try:
+            group = self.housing.run_group(rid)
             proc = spawn.launch(
                 box,
                 mode=self.mode,
                 hide=self.hide,
                 plan=self.plan,
+                housing=(group, self.housing.scratch),
                 drop=self.drop,
                 forget=self._forget,
             )
@@ -180,7 +156,7 @@ class Host:
         request = box[0]  # only the host gets here; the child emptied its own copy of the box
         fds = {proc.out_r: "out", proc.err_r: "err", proc.chan_r: "chan", proc.stat_r: "stat"}
         channel = ChannelReader(request.limits.record_bytes)
-        run = Run(rid, request, proc, time.monotonic(), fds, channel)
+        run = Run(rid, request, proc, time.monotonic(), fds, channel, group=group)
         self.runs[proc.top] = run
         for fd in fds:
             os.set_blocking(fd, False)
@@ -243,16 +219,12 @@ class Host:
         now = time.monotonic()
         for run in list(self.runs.values()):
             self._parse_status(run)
-            if run.kill_reason is None and now >= run.deadline:
-                self._kill(run, "wall")
+            if run.kill_reason is None and run.ended is None and now >= run.deadline:
+                self._wall_due(run, now)
             if run.ended is None:
                 continue
-            unclean = run.kill_reason is not None or b'"exit"' not in run.status_lines
-            if self.mode == "rlimits" and unclean and not run.swept:
-                # the supervisor died before cleaning up: its leftovers were re-parented to
-                # us (a subreaper) and die now
-                spawn.sweep(os.getpid(), exclude=set(self.runs))
-                run.swept = True
+            if self.mode == "rlimits" and not run.swept:
+                self._end_processes(run)
             if run.open_fds and now < run.ended + DRAIN_GRACE:
                 continue
             for fd in list(run.open_fds):
@@ -264,17 +236,62 @@ class Host:
             del self.runs[run.proc.top]
             if run.proc.workdir:
                 shutil.rmtree(run.proc.workdir, ignore_errors=True)
+            self._send_result(run)
+
+    def _wall_due(self, run: Run, now: float) -> None:
+        """Past the wall deadline: kill, unless waiting for a CPU made it late (``fairwall``)."""
+        waited = fairwall.cpu_wait(run.proc.top)
+        if waited is not None:
+            run.waited = max(run.waited or 0.0, waited)
+        elapsed = now - run.started
+        later = fairwall.next_deadline(
+            run.request.limits, elapsed=elapsed, waited=run.waited or 0.0
+        )
+        if later is None:
+            self._kill(run, "wall")
+        else:
+            run.deadline = run.started + later
+
+    def _end_processes(self, run: Run) -> None:
+        """rlimits: the run is over, so is every process it started (``Housing.end_run``)."""
+        run.swept = True
+        self.housing.end_run(run.group, active=set(self.runs) - {run.proc.top})
+
+    def announce_and_serve(self) -> None:
+        self.send(
+            {
+                "op": "ready",
+                "isolation": self.mode,
+                "pid": os.getpid(),
+                "as_nobody": self.drop,
+                "cleanup": self.housing.cleanup,
+            }
+        )
+        try:
+            self.serve()
+        finally:
+            self.housing.release()
+
+    def _send_result(self, run: Run) -> None:
+        """The run's result; a fault while building it stays inside that run. The channel is
+        the only structured input a run controls, so the second try goes without it."""
+        try:
             self.send(report.finish(run, self.mode))
+            return
+        except Exception:
+            dropped = run.channel.dropped + len(run.channel.records) + 1
+            run.channel = ChannelReader(0)
+            run.channel.dropped = dropped
+        try:
+            self.send(report.finish(run, self.mode))
+        except Exception as exc:
+            self.send({"op": "error", "id": run.rid, "message": f"could not report: {exc!r}"})
 
     def _parse_status(self, run: Run) -> None:
         if run.student_pid is None and b"\n" in run.status_lines:
-            for line in run.status_lines.splitlines():
-                try:
-                    message = json.loads(line)
-                except ValueError:
-                    continue
-                if isinstance(message, dict) and isinstance(message.get("started"), int):
-                    run.student_pid = message["started"]
+            started = report.read_status(run.status_lines).get("started")
+            if started is not None and started not in (os.getpid(), os.getpgid(0)):
+                run.student_pid = started
 
     def _flush(self) -> None:
         if self.outbuf:
@@ -331,24 +348,4 @@ def main() -> None:
         return
     gc.collect()
     gc.freeze()  # forked children then do not touch (copy) every old object's page
-    host.send({"op": "ready", "isolation": mode, "pid": os.getpid(), "as_nobody": host.drop})
-    host.serve()
-
-
-def preload(entry: str) -> None:
-    """``"pkg.module"`` is imported; ``"pkg.module:function"`` is imported and called."""
-    module_name, _, function_name = entry.partition(":")
-    module = importlib.import_module(module_name)
-    if function_name:
-        getattr(module, function_name)()
-
-
-def choose_isolation(requested: str) -> str:
-    if requested == "rlimits":
-        return "rlimits"
-    reason = sandbox.namespaces_unavailable()
-    if reason is None:
-        return "namespaces"
-    if requested == "namespaces":
-        raise RunnerError(f"isolation='namespaces' is not available: {reason}")
-    return "rlimits"
+    host.announce_and_serve()

@@ -31,7 +31,12 @@ class PreludeError(RunnerError):
 
 @dataclass(frozen=True)
 class Limits:
+    """Per-run limits. ``wall_seconds`` is charged without the time the run waited for a
+    CPU (a busy machine is not the student's fault), up to ``wall_ceiling_seconds``."""
+
     wall_seconds: float = 10.0
+    #: Hard end of a run that kept waiting for a CPU (``fairwall``); see ``wall_ceiling``.
+    wall_ceiling_seconds: float = 30.0
     cpu_seconds: int = 10
     memory_bytes: int = 1 << 30
     max_processes: int = 64
@@ -44,13 +49,20 @@ class Limits:
     tmpfs_bytes: int = 64 << 20
 
     def __post_init__(self) -> None:
-        if not (math.isfinite(self.wall_seconds) and self.wall_seconds > 0):
-            raise ValueError("wall_seconds must be a positive finite number")
+        for name in ("wall_seconds", "wall_ceiling_seconds"):
+            value = getattr(self, name)
+            if not (isinstance(value, (int, float)) and math.isfinite(value) and value > 0):
+                raise ValueError(f"{name} must be a positive finite number")
         for f in fields(self):
-            if f.name != "wall_seconds":
+            if f.name not in ("wall_seconds", "wall_ceiling_seconds"):
                 value = getattr(self, f.name)
                 if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
                     raise ValueError(f"{f.name} must be a positive int, got {value!r}")
+
+    @property
+    def wall_ceiling(self) -> float:
+        """No run lives longer, however long it waited for a CPU (never below the limit)."""
+        return max(self.wall_ceiling_seconds, self.wall_seconds)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -151,6 +163,9 @@ class Observations:
     cpu_time: float | None = None
     #: Peak resident set size of the student's main process, in bytes.
     max_rss_bytes: int | None = None
+    #: Seconds the run waited for a CPU, not charged to its wall limit (measured only once
+    #: a run outlived its plain wall limit; None before that).
+    cpu_wait_seconds: float | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "records", tuple(self.records))

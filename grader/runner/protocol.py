@@ -21,7 +21,10 @@ MAX_FRAME = 64 << 20
 
 
 def encode(message: Mapping[str, Any]) -> bytes:
-    body = json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    """One frame. A lone surrogate in any string becomes "?" instead of raising: the host
+    must never fail on text a run produced (``channel.parse_claim`` already refuses them)."""
+    text = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+    body = text.encode("utf-8", "replace")
     if len(body) > MAX_FRAME:
         raise RunnerError(f"message of {len(body)} bytes exceeds the {MAX_FRAME}-byte frame cap")
     return _HEADER.pack(len(body)) + body

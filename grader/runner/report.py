@@ -7,28 +7,22 @@ waitpid. ``uncaught`` is a channel claim and is only kept when the exit status i
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from grader.runner.channel import parse_claim
 from grader.runner.model import Observations
 
 if TYPE_CHECKING:
-    from grader.runner.host import Run
+    from grader.runner.runstate import Run
 
 
 def finish(run: Run, mode: str) -> dict[str, Any]:
     """Turn what was collected about a finished run into a ``result`` or ``error`` message."""
-    status: dict[str, Any] = {}
-    for line in run.status_lines.splitlines():
-        try:
-            message = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(message, dict):
-            status.update(message)
+    status = read_status(run.status_lines)
     if "setup_error" in status:
         kind = "prelude" if status.get("stage") == "prelude" else "setup"
         return {"op": "error", "id": run.rid, "kind": kind, "message": status["setup_error"]}
@@ -46,7 +40,7 @@ def finish(run: Run, mode: str) -> dict[str, Any]:
         sig = signal.SIGKILL
     elif run.top_status is not None:  # supervisor gone without a report (rlimits: killed)
         exit_code, sig = _decode(run.top_status)
-    cpu = status.get("cpu") if isinstance(status.get("cpu"), float) else None
+    cpu = status.get("cpu")
     limits = run.request.limits
     uncaught = channel.uncaught if exit_code == 1 else None
     obs = Observations(
@@ -65,9 +59,38 @@ def finish(run: Run, mode: str) -> dict[str, Any]:
         records_dropped=channel.dropped,
         records_truncated=channel.truncated,
         cpu_time=cpu,
-        max_rss_bytes=status.get("maxrss") if isinstance(status.get("maxrss"), int) else None,
+        max_rss_bytes=status.get("maxrss"),
+        cpu_wait_seconds=None if run.waited is None else round(run.waited, 3),
     )
     return {"op": "result", "id": run.rid, "observations": obs.to_json()}
+
+
+#: Each status field and the test its value must pass; anything else on the pipe is ignored.
+_STATUS_FIELDS: dict[str, Callable[[Any], bool]] = {
+    "exit": lambda v: type(v) is int and 0 <= v <= 0xFFFF,
+    "started": lambda v: type(v) is int and 1 < v < 1 << 22,
+    "cpu": lambda v: type(v) is float and 0.0 <= v < 1e9,
+    "maxrss": lambda v: type(v) is int and 0 <= v < 1 << 50,
+    "setup_error": lambda v: isinstance(v, str),
+    "stage": lambda v: isinstance(v, str),
+}
+
+
+def read_status(lines: bytes | bytearray) -> dict[str, Any]:
+    """The supervisor's status lines, later lines winning, each field type- and range-checked.
+
+    Written by trusted code, but in "rlimits" mode a student with the host's uid can write
+    to the pipe too: a forged line must not crash the host (depth, encoding) nor feed it a
+    value it would act on wrongly (a pid of 1 to signal, an exit status out of range).
+    """
+    status: dict[str, Any] = {}
+    for line in lines.splitlines():
+        message = parse_claim(line)
+        for key, value in (message or {}).items():
+            check = _STATUS_FIELDS.get(key)
+            if check is not None and check(value):
+                status[key] = value
+    return status
 
 
 def _decode(status: int) -> tuple[int | None, int | None]:

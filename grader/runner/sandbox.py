@@ -57,7 +57,8 @@ and uid ``nobody`` can reach the Python installation: then it drops to nobody as
 other users' processes.
 
 * Prevents: runaway CPU/memory/output/file size per process, and processes surviving the run
-  (best effort: orphans re-parent to the supervisor or the host and are killed).
+  (the supervisor joins a per-run cgroup v2 killed at run end, where writable; orphans
+  re-parent to the supervisor or the host, both subreapers, and are swept after every run).
 * Leaves open: everything the host's uid may do: reading the solutions and ``hide`` paths
   (they are NOT hidden), writing anywhere that uid can write (/tmp, the repository when run
   as its owner), the network and local databases, killing or ptracing the supervisor and

@@ -12,9 +12,12 @@
 
 "rlimits"::
 
-    host (subreaper) --fork--> S: child subreaper, waits for C, kills C's leftovers,
-                                  writes C's status
+    host (subreaper) --fork--> S: joins the run's cgroup, child subreaper, waits for C,
+                                  kills C's leftovers, writes C's status
                                   \\--fork--> C: setsid, prelude, rlimits, student
+
+    When S is gone the host kills the run's cgroup and sweeps its own children (it is a
+    subreaper too), whatever S reported: S can be forged and killed by the student.
 
 Every forked branch ends in ``os._exit``: nothing may ever return into the host's loop.
 """
@@ -31,7 +34,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import NoReturn
 
-from grader.runner import child, sandbox
+from grader.runner import cgroups, child, sandbox
 from grader.runner.model import RunRequest
 from grader.runner.protocol import write_status
 
@@ -57,15 +60,19 @@ def launch(
     plan: dict[str, list[str]],
     drop: bool = True,
     forget: Callable[[], None] = lambda: None,
+    housing: tuple[str | None, str | None] = (None, None),
 ) -> Launched:
     """Fork the run's process tree. ``box`` holds the one request (see ``child.main``);
     ``forget`` runs first thing in the child to drop the host's other state (other runs'
-    requests) from the copy of the host's memory that the student will inherit."""
+    requests) from the copy of the host's memory that the student will inherit.
+    ``housing`` ("rlimits"): the run's cgroup, which the supervisor joins before anything
+    else, and the directory its workdir goes in."""
     pipes = [os.pipe() for _ in range(4)]
     reads = [r for r, _ in pipes]
     writes = (pipes[0][1], pipes[1][1], pipes[2][1], pipes[3][1])
     host = os.getpid()
-    workdir = None if mode == "namespaces" else tempfile.mkdtemp(prefix="grader-run-")
+    group, scratch = housing
+    workdir = None if mode == "namespaces" else tempfile.mkdtemp(prefix="run-", dir=scratch)
     lifeline = os.pipe()
     pid = os.fork()
     if pid == 0:
@@ -75,7 +82,7 @@ def launch(
         if mode == "namespaces":
             _guarded(writes[3], lambda: _ns_top(box, writes, hide, plan, host, lifeline))
         assert workdir is not None
-        _guarded(writes[3], lambda: _supervisor(box, writes, workdir, host, drop))
+        _guarded(writes[3], lambda: _supervisor(box, writes, workdir, host, drop, group))
     for fd in (*writes, *lifeline):
         os.close(fd)
     return Launched(pid, reads[0], reads[1], reads[2], reads[3], workdir)
@@ -134,9 +141,15 @@ def _ns_init(
 
 
 def _supervisor(
-    box: list[RunRequest], fds: tuple[int, int, int, int], workdir: str, host: int, drop: bool
+    box: list[RunRequest],
+    fds: tuple[int, int, int, int],
+    workdir: str,
+    host: int,
+    drop: bool,
+    group: str | None,
 ) -> NoReturn:
     sandbox.die_with_parent(host)
+    cgroups.join(group)  # before the student exists: all it starts is in the run's cgroup
     sandbox.close_fds_except({2, *fds, *passed_fds(box)})
     sandbox.prctl(sandbox.PR_SET_CHILD_SUBREAPER, 1)
     student = os.fork()

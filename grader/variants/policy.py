@@ -1,8 +1,10 @@
 """Stand-ins for ``BoundedRetryPolicy.decision`` (EX-11-01).
 
 TWINS behave exactly like the real method (for every int ``retries_so_far``, either error
-kind, any bounds) but are written differently; a probe must pass on them. MUTANTS each
-differ from the real method on at least one of the four cases EX-11-01 requires. (Linear
+kind, any bounds) but are written differently; a probe must pass on them. MUTANTS are copies
+of the real method with one change each (its catalogue description ``mutant.<name>`` says
+which; ``tests/unit/grader/variants/test_shape.py`` holds them to it), and each differs from
+the real method on at least one of the four cases EX-11-01 requires. (Linear
 backoff ``base * (n + 1)`` is NOT a mutant: for n = 0 and 1 it gives 5 and 10, exactly like
 ``base * 2**n``, so no probe of the required cases could tell it apart.)
 """
@@ -21,6 +23,10 @@ MUTANTS = (
     "retries_any_error",
     "exponent_off_by_one",
     "never_dead_letters",
+    "first_retry_immediate",
+    "zero_countdown_on_give_up",
+    "exhausted_not_dead_lettered",
+    "drops_permanent_errors",
 )
 
 
@@ -129,6 +135,68 @@ def never_dead_letters(self: Any, error: BaseException, *, retries_so_far: int) 
         return RetryDecision(retry=False, countdown_seconds=None, dead_letter=False)
     if retries_so_far >= self._max_retries:
         return RetryDecision(retry=False, countdown_seconds=None, dead_letter=False)
+    return RetryDecision(
+        retry=True,
+        countdown_seconds=self._base_delay_seconds * (2**retries_so_far),
+        dead_letter=False,
+    )
+
+
+def first_retry_immediate(self: Any, error: BaseException, *, retries_so_far: int) -> RetryDecision:
+    if retries_so_far < 0:
+        raise ValueError(f"retries_so_far must be >= 0, got {retries_so_far}")
+    if not isinstance(error, RetryableTaskError):
+        return RetryDecision(retry=False, countdown_seconds=None, dead_letter=True)
+    if retries_so_far >= self._max_retries:
+        return RetryDecision(retry=False, countdown_seconds=None, dead_letter=True)
+    return RetryDecision(
+        retry=True,
+        countdown_seconds=self._base_delay_seconds * (2**retries_so_far) if retries_so_far else 0,
+        dead_letter=False,
+    )
+
+
+def zero_countdown_on_give_up(
+    self: Any, error: BaseException, *, retries_so_far: int
+) -> RetryDecision:
+    if retries_so_far < 0:
+        raise ValueError(f"retries_so_far must be >= 0, got {retries_so_far}")
+    if not isinstance(error, RetryableTaskError):
+        return RetryDecision(retry=False, countdown_seconds=0, dead_letter=True)
+    if retries_so_far >= self._max_retries:
+        return RetryDecision(retry=False, countdown_seconds=0, dead_letter=True)
+    return RetryDecision(
+        retry=True,
+        countdown_seconds=self._base_delay_seconds * (2**retries_so_far),
+        dead_letter=False,
+    )
+
+
+def exhausted_not_dead_lettered(
+    self: Any, error: BaseException, *, retries_so_far: int
+) -> RetryDecision:
+    if retries_so_far < 0:
+        raise ValueError(f"retries_so_far must be >= 0, got {retries_so_far}")
+    if not isinstance(error, RetryableTaskError):
+        return RetryDecision(retry=False, countdown_seconds=None, dead_letter=True)
+    if retries_so_far >= self._max_retries:
+        return RetryDecision(retry=False, countdown_seconds=None, dead_letter=False)
+    return RetryDecision(
+        retry=True,
+        countdown_seconds=self._base_delay_seconds * (2**retries_so_far),
+        dead_letter=False,
+    )
+
+
+def drops_permanent_errors(
+    self: Any, error: BaseException, *, retries_so_far: int
+) -> RetryDecision:
+    if retries_so_far < 0:
+        raise ValueError(f"retries_so_far must be >= 0, got {retries_so_far}")
+    if not isinstance(error, RetryableTaskError):
+        return RetryDecision(retry=False, countdown_seconds=None, dead_letter=False)
+    if retries_so_far >= self._max_retries:
+        return RetryDecision(retry=False, countdown_seconds=None, dead_letter=True)
     return RetryDecision(
         retry=True,
         countdown_seconds=self._base_delay_seconds * (2**retries_so_far),

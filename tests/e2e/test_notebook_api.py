@@ -12,14 +12,15 @@ from tests.e2e.conftest import REPO, Course
 pytestmark = pytest.mark.e2e
 
 
-def test_warm_calls_reuse_one_server_and_render_html(course: Course) -> None:
-    from grader.runner import client
+def test_warm_calls_reuse_one_master_and_render_html(course: Course) -> None:
+    """One master per kernel; each call gets a fresh server forked from it."""
+    from grader.runner import master
 
     course.answer("EX-12-01", REPO / "solutions" / "EX-12-01" / "notification_once_probe.py")
     first = check("EX-12-01", root=course.root)
-    server = client._shared[1] if client._shared else None
+    kept = master._shared[1] if master._shared else None
     second = check("EX-12-01", root=course.root, lang="en")
-    assert client._shared is not None and client._shared[1] is server
+    assert master._shared is not None and master._shared[1] is kept and kept.alive
     assert (first.status, first.lang, second.status, second.lang) == (
         "passed",
         "zh",

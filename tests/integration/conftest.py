@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import pytest
 
 from tests.support.services import RABBITMQ_URL, rabbitmq_unreachable
-from ticketflow.demo.namespaces import RabbitMQVhost, temporary_vhost
+from ticketflow_lab.namespaces import RabbitMQVhost, temporary_vhost
 
 
 @pytest.fixture

@@ -2,7 +2,7 @@
 
 Both tests drive a worker subprocess (prefork, concurrency 1, prefetch 1, late ACK,
 ``task_reject_on_worker_lost``) through the same scenarios the instructors' demo runs
-(``python -m ticketflow.demo worker-loss|time-limits``). Every assertion message carries
+(``python -m ticketflow_lab worker-loss|time-limits``). Every assertion message carries
 the delivery timeline, the per-event database facts and the worker log tail.
 
 A deliberately broken worker can be selected by hand, to see these tests fail:
@@ -20,10 +20,10 @@ from typing import Any
 
 import pytest
 
-from ticketflow.demo.namespaces import RabbitMQVhost
-from ticketflow.demo.report import ScenarioFailed, ScenarioResult
-from ticketflow.demo.scenario import TARGET_POOL, TARGET_WORKER, run_worker_loss
-from ticketflow.demo.time_limits import (
+from ticketflow_lab.namespaces import RabbitMQVhost
+from ticketflow_lab.report import ScenarioFailed, ScenarioResult
+from ticketflow_lab.scenario import TARGET_POOL, TARGET_WORKER, run_worker_loss
+from ticketflow_lab.time_limits import (
     AFTER_EVENT,
     HARD_EVENT,
     HARD_LIMIT_SECONDS,

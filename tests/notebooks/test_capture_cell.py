@@ -50,7 +50,7 @@ def test_missing_captures_are_clear_notes_not_errors(tmp_path: Path) -> None:
 
 def test_a_capture_is_printed_verbatim_under_its_label_and_date(tmp_path: Path) -> None:
     text = (
-        "# CAPTURED OUTPUT: `python -m ticketflow.demo worker-loss` on 2026-05-04 10:11 UTC\n"
+        "# CAPTURED OUTPUT: `python -m ticketflow_lab worker-loss` on 2026-05-04 10:11 UTC\n"
         "+  7.04s  target-pool    4    True         0        21287  dispatched\n"
     )
     done = run_capture_cell(tmp_path, {WORKER_LOSS: text})

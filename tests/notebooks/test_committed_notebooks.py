@@ -78,13 +78,31 @@ def test_needs_no_network_service(notebook_path: Path) -> None:
             assert not SERVICE_URL.search(cell.source), cell.source
 
 
-def test_ends_by_pointing_to_its_exercises_and_how_to_check_them(notebook_path: Path) -> None:
-    last = nbformat.read(notebook_path, as_version=4).cells[-1]
-    assert last.cell_type == "markdown"
+def test_ends_by_pointing_to_its_exercises_and_a_runnable_check_cell(notebook_path: Path) -> None:
+    *_, prose, last = nbformat.read(notebook_path, as_version=4).cells
+    assert prose.cell_type == "markdown"
     first, second = EXERCISES[notebook_path.stem]
     for exercise in (first, second):
-        assert exercise in last.source
-        assert f"exercises/{exercise}/" in last.source
-    assert "from grader import check" in last.source
-    assert f'check("{first}")' in last.source
-    assert f"grader check {first}" in last.source
+        assert exercise in prose.source
+        assert f"exercises/{exercise}/" in prose.source
+    assert f"grader check {first}" in prose.source
+    assert last.cell_type == "code"
+    assert last.source == f'from grader import check\n\ncheck("{first}")'
+    assert last.metadata.get("tags") == ["check"]
+
+
+def test_first_cells_state_the_platform_and_the_first_code_cell_checks_it(
+    notebook_path: Path,
+) -> None:
+    cells = nbformat.read(notebook_path, as_version=4).cells
+    assert cells[0].cell_type == "markdown"
+    assert "**平台要求**" in cells[0].source and "Celery ≥ 5.7" in cells[0].source
+    first_code = next(cell for cell in cells if cell.cell_type == "code")
+    assert "print(require_platform(" in first_code.source
+
+
+def test_no_cell_signals_a_process_except_through_the_live_run(notebook_path: Path) -> None:
+    for cell in nbformat.read(notebook_path, as_version=4).cells:
+        if cell.cell_type == "code":
+            assert "os.kill(" not in cell.source, cell.source
+            assert "mkdtemp(" not in cell.source, cell.source  # temp folders: LiveRun only

@@ -25,6 +25,12 @@ def test_ticketflow_source_is_hidden_so_no_fresh_copy_can_be_loaded() -> None:
     assert Path(ticketflow.__file__).resolve().parent in hidden_paths(None)
 
 
+def test_the_lab_harness_source_is_hidden_too() -> None:
+    import ticketflow_lab
+
+    assert Path(ticketflow_lab.__file__).resolve().parent in hidden_paths(None)
+
+
 def test_the_roots_secrets_are_listed_even_before_they_exist(tmp_path: Path) -> None:
     hidden = hidden_paths(tmp_path)
     assert {tmp_path / name for name in SECRET_DIRS} <= set(hidden)

@@ -18,6 +18,7 @@ from grader.errors import (
     UnsupportedSubmission,
 )
 from grader.exercises import get_exercise
+from grader.notebook_code import KERNEL_LINE
 from grader.submission import MAX_BYTES, load_submission
 
 CODE = get_exercise("EX-11-01")
@@ -34,7 +35,9 @@ def cell(kind: str, source: str | list[str], tags: list[str] | None = None) -> d
     return {"cell_type": kind, "source": source, "metadata": {"tags": tags or []}}
 
 
-def test_code_cells_are_joined_and_magics_kept_as_comments(tmp_path: Path) -> None:
+def test_code_cells_are_joined_after_the_kernel_line_and_magics_read_as_ipython_does(
+    tmp_path: Path,
+) -> None:
     path = notebook(
         tmp_path,
         [
@@ -44,8 +47,13 @@ def test_code_cells_are_joined_and_magics_kept_as_comments(tmp_path: Path) -> No
         ],
     )
     submission = load_submission(CODE, path)
-    assert submission.text == "# %time x = 1\ny = 2\n\nz = 3\n"
-    assert submission.cell_starts == (1, 4)
+    assert submission.text == (
+        KERNEL_LINE + "\nget_ipython().run_line_magic('time', 'x = 1')\ny = 2\n\nz = 3\n"
+    )
+    assert submission.cell_starts == (2, 5)
+    assert submission.cell_numbers == (2, 3)
+    assert not submission.answer_cells_only
+    assert [submission.locate(line) for line in (1, 2, 3, 5)] == [None, (2, 1), (2, 2), (3, 1)]
 
 
 def test_only_cells_tagged_answer_count_when_any_is_tagged(tmp_path: Path) -> None:
@@ -53,12 +61,29 @@ def test_only_cells_tagged_answer_count_when_any_is_tagged(tmp_path: Path) -> No
         tmp_path,
         [cell("code", "scratch = 1"), cell("code", "answer = 2", ["answer"])],
     )
-    assert load_submission(CODE, path).text == "answer = 2\n"
+    submission = load_submission(CODE, path)
+    assert submission.text == KERNEL_LINE + "\nanswer = 2\n"
+    assert submission.answer_cells_only and submission.cell_numbers == (2,)
 
 
 def test_prose_from_a_notebook_uses_markdown_cells(tmp_path: Path) -> None:
     path = notebook(tmp_path, [cell("code", "x = 1"), cell("markdown", "我的回答")])
     assert load_submission(PROSE, path).text == "我的回答\n"
+
+
+def test_a_syntax_error_counts_every_notebook_cell_from_the_top(tmp_path: Path) -> None:
+    path = notebook(
+        tmp_path,
+        [
+            cell("markdown", "# intro"),
+            cell("code", "a = 1"),
+            cell("markdown", "x"),
+            cell("code", "b = ("),
+        ],
+    )
+    with pytest.raises(StudentSyntaxError) as caught:
+        load_submission(CODE, path)
+    assert (caught.value.params["cell"], caught.value.params["line"]) == (4, 1)
 
 
 def test_a_syntax_error_in_a_notebook_names_the_cell_and_line(tmp_path: Path) -> None:

@@ -46,8 +46,62 @@ def test_a_surviving_mutant_fails_with_its_description_and_hint() -> None:
 def test_mutant_checks_cannot_pass_when_the_real_run_fails() -> None:
     checks = judge(real=failed_run("AssertionError", "wrong expectation"))
     mutant_checks = [c for name, c in checks.items() if name.startswith("mutant:")]
-    assert mutant_checks and all(c.message.id == "mutant.skipped" for c in mutant_checks)
+    assert mutant_checks and all(c.message.id == "followon.stopped_line" for c in mutant_checks)
     assert not any(c.passed for c in mutant_checks)
+
+
+def test_after_a_crash_later_checks_say_where_the_probe_stopped_not_that_it_missed_things() -> None:
+    """Issue 13: a probe that crashed at line 9 never got to its calls or its table; the
+    follow-on checks must not call them "missing" or say the probe "bypasses" the function."""
+    crashed = replace(
+        failed_run("KeyError", "'x'", 9), stdout="RetryableTaskError 0 True 5 False\n"
+    )
+    checks = judge(real=crashed)
+    for name in ("output", "calls", "equivalents", "mutant:constant_delay"):
+        assert not checks[name].passed
+        assert checks[name].message.id == "followon.stopped_line", name
+        assert checks[name].message.params == {"type": "KeyError", "line": 9}
+    assert not any(c.message.id in ("calls.policy.none", "output.missing") for c in checks.values())
+
+
+def test_after_a_crash_the_lines_and_calls_already_made_still_count() -> None:
+    crashed = replace(failed_run("KeyError", "'x'", 30), stdout=TABLE, records=POLICY_CALLS)
+    checks = judge(real=crashed)
+    assert checks["output"].passed and checks["calls"].passed
+    assert not checks["runs_cleanly"].passed
+
+
+def test_a_run_that_ended_without_a_line_is_described_by_how_it_ended() -> None:
+    timed_out = observations(exit_code=None, timed_out=True, wall_seconds=10.2)
+    check = judge(real=timed_out)["calls"]
+    assert check.message.id == "followon.ended"
+    outcome = check.message.params["outcome"]
+    assert isinstance(outcome, Message) and outcome.id == "outcome.timeout"
+
+
+def test_a_notebook_crash_names_the_cell_and_the_line_within_it() -> None:
+    traceback = (
+        "Traceback (most recent call last):\n"
+        '  File "probe.ipynb", line 12, in <module>\nKeyError: 1\n'
+    )
+    crashed = observations(
+        exit_code=1,
+        stderr=traceback,
+        uncaught={"type": "KeyError", "message": "1", "traceback": traceback, "line": 12},
+    )
+    locate = {12: (4, 3)}.get
+    checks = judge_code(
+        EX_11_01,
+        Observed(crashed, {}, {}, isolation="namespaces"),
+        student_file="probe.ipynb",
+        locate=locate,
+    )
+    by_name = {check.name: check for check in checks}
+    run = by_name["runs_cleanly"]
+    assert run.message.id == "run.uncaught_cell"
+    assert (run.message.params["cell"], run.message.params["line"]) == (4, 3)
+    assert run.evidence and 'File "probe.ipynb", cell 4, line 3' in run.evidence
+    assert by_name["calls"].message.id == "followon.stopped_cell"
 
 
 def test_a_crash_on_the_real_code_shows_the_students_traceback_and_a_hint() -> None:
@@ -165,7 +219,7 @@ def test_a_probe_that_fails_on_a_twin_judges_code_and_no_mutant_counts() -> None
 
 def test_twins_are_not_evaluated_when_the_real_run_fails() -> None:
     checks = judge(real=failed_run(), twins={})
-    assert checks["equivalents"].message.id == "twin.skipped"
+    assert checks["equivalents"].message.id == "followon.stopped_line"
 
 
 def test_a_probe_that_saw_a_different_answer_and_still_passed_is_told_so() -> None:

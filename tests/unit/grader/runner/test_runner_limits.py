@@ -28,7 +28,8 @@ def server(request: pytest.FixtureRequest) -> Iterator[ForkServer]:
 
 def test_infinite_loop_times_out(server: ForkServer) -> None:
     start = time.monotonic()
-    obs = run(server, "print('before')\nwhile True:\n    pass\n", limits=Limits(wall_seconds=1.0))
+    limits = Limits(wall_seconds=1.0, wall_ceiling_seconds=1.0)  # no slack for a busy CPU here
+    obs = run(server, "print('before')\nwhile True:\n    pass\n", limits=limits)
     assert obs.stdout == "before\n"  # printed lines survive the kill
     assert time.monotonic() - start < 2.0
     assert obs.timed_out is True
@@ -68,7 +69,7 @@ def test_setsid_grandchild_and_daemon_thread_are_killed(
         "time.sleep(0.3)\n"
         "print('parent done', flush=True)\n" + ("while True:\n    pass\n" if times_out else "")
     )
-    obs = run(server, source, limits=Limits(wall_seconds=1.5))
+    obs = run(server, source, limits=Limits(wall_seconds=1.5, wall_ceiling_seconds=1.5))
     assert obs.stdout == "parent done\n"
     assert obs.timed_out is times_out
     assert obs.wall_seconds < 2.6
@@ -144,7 +145,8 @@ def test_fork_bomb_is_bounded_and_cleaned_up(server: ForkServer) -> None:
         "time.sleep(60)\n"
     )
     start = time.monotonic()
-    obs = run(server, source, limits=Limits(wall_seconds=1.5, max_processes=24))
+    limits = Limits(wall_seconds=1.5, wall_ceiling_seconds=1.5, max_processes=24)
+    obs = run(server, source, limits=limits)
     assert time.monotonic() - start < 3.0
     assert obs.timed_out
     assert processes_with(tag) == []

@@ -75,11 +75,14 @@ def test_each_twin_refuses_a_look_alike_envelope_like_the_real_function(twin: st
         ("receipt_without_task", (True, False), (1, 0)),
         ("always_true", (True, True), (1, 1)),
         ("task_twice", (True, False), (1, 2)),
-        ("returns_none", (None, None), (1, 1)),
+        ("returns_none", (None, False), (1, 1)),
         ("dedupe_without_receipt", (True, False), (0, 1)),
+        ("effect_on_every_delivery", (True, False), (1, 2)),
         ("receipt_committed_first", (True, False), (1, 1)),
         ("effect_committed_first", (True, False), (1, 2)),
         ("effect_error_swallowed", (True, False), (1, 1)),
+        ("effect_error_rolled_back", (True, False), (1, 1)),
+        ("receipt_first_then_repair", (True, False), (1, 1)),
     ],
 )
 def test_each_stand_in_on_two_deliveries(
@@ -99,6 +102,10 @@ def test_each_stand_in_on_two_deliveries(
     [
         ("receipt_committed_first", ["raised", (1, 0), False, (1, 0), False, (1, 0)]),
         ("effect_error_swallowed", ["no failure", (1, 0), False, (1, 0), False, (1, 0)]),
+        ("effect_error_rolled_back", ["no failure", (0, 0), True, (1, 1), False, (1, 1)]),
+        ("receipt_first_then_repair", ["raised", (1, 0), True, (1, 1), False, (1, 1)]),
+        ("returns_none", ["raised", (0, 0), None, (1, 1), False, (1, 1)]),
+        ("effect_committed_first", ["raised", (0, 0), True, (1, 1), False, (1, 2)]),
     ],
 )
 def test_the_atomicity_mutants_break_under_failure_injection(mutant: str, story: list[Any]) -> None:

@@ -71,6 +71,10 @@ def test_each_twin_behaves_exactly_like_the_real_method(twin: str, seed: int) ->
         ("gives_up_early", {1}),
         ("retries_any_error", {3}),
         ("never_dead_letters", {2, 3}),
+        ("first_retry_immediate", {0}),
+        ("zero_countdown_on_give_up", {2, 3}),
+        ("exhausted_not_dead_lettered", {2}),
+        ("drops_permanent_errors", {3}),
     ],
 )
 def test_each_mutant_differs_exactly_where_described(mutant: str, differs_at: set[int]) -> None:

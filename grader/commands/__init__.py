@@ -1,0 +1,1 @@
+"""One module per ``grader`` subcommand: ``register(subparsers)`` + ``run(args, lang, as_json)``."""

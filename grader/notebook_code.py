@@ -1,0 +1,132 @@
+"""A notebook's code cells as IPython runs them, turned into one Python module.
+
+IPython's own input transformer (``IPython.core.inputtransformer2.TransformerManager``, the
+one Jupyter kernels use) decides what is a magic: ``%``/``!`` only where a statement starts,
+never on a continuation line such as ``!= expected`` or ``% (a, b)`` inside brackets. Lines
+are split on ``\\n`` only, so U+2028 inside a string literal stays a character.
+
+Each cell keeps its number of lines, so a line of the module maps back to (cell, line).
+The module starts with ``KERNEL_LINE``: one line that gives the names a notebook kernel
+provides for free (``display``, ``get_ipython``), so a probe that calls them runs as it
+does in JupyterLab. ``get_ipython()`` returns a small stand-in shell: line magics are no-ops
+except ``%time``/``%timeit`` (they run their statement once, like the kernel runs it), shell
+escapes do nothing.
+
+Cell magics: ``%%time``, ``%%timeit`` and ``%%capture`` run the cell's body as Python (the
+kernel does too); any other cell magic (``%%bash``, ``%%writefile``, ...) is not Python, so
+its cell is left out, as comments.
+"""
+
+from __future__ import annotations
+
+import warnings
+from functools import cache
+from typing import Any
+
+#: Cell magics whose body the kernel runs as Python in the user namespace.
+PYTHON_CELL_MAGICS = ("time", "timeit", "capture")
+
+_KERNEL = '''
+class _GraderShell:
+    """What get_ipython() returns in a graded notebook: magics do nothing, except that
+    %time / %timeit run their statement once."""
+
+    @property
+    def user_ns(self):
+        return globals()
+
+    def run_line_magic(self, magic_name, line, _stack_depth=1):
+        if magic_name in ("time", "timeit") and line.strip():
+            exec(compile(line, "<magic>", "exec"), globals())
+        return None
+
+    def run_cell_magic(self, magic_name, line, cell):
+        return None
+
+    def system(self, cmd):
+        return 0
+
+    def getoutput(self, cmd, split=True, depth=0):
+        return []
+
+
+_grader_shell = _GraderShell()
+
+
+def get_ipython():
+    return _grader_shell
+
+
+def display(*objs, include=None, exclude=None, metadata=None, transient=None,
+            display_id=None, raw=False, clear=False, **kwargs):
+    for obj in objs:
+        print(obj if raw else repr(obj))
+    return None
+
+
+del _GraderShell
+'''
+
+#: Line 1 of a notebook's module: defines ``display`` and ``get_ipython`` in ``__main__``.
+KERNEL_LINE = f"exec({_KERNEL!r})"
+
+
+def notebook_module(cells: list[str]) -> tuple[str, tuple[int, ...]]:
+    """Code cells as one module: line 1 gives the kernel's free names, then the cells."""
+    text, starts = join_cells(cells, first_line=2)
+    return KERNEL_LINE + "\n" + text, starts
+
+
+def join_cells(cells: list[str], *, first_line: int) -> tuple[str, tuple[int, ...]]:
+    """Cells joined by one blank line; the first line of each (1-based, from first_line)."""
+    starts, parts, line = [], [], first_line
+    for cell in cells:
+        body = cell.rstrip("\n") + "\n"
+        starts.append(line)
+        parts.append(body)
+        line += body.count("\n") + 1
+    return "\n".join(parts), tuple(starts)
+
+
+def cell_to_python(source: str) -> str:
+    """The cell as Python the way IPython would run it, with the same number of lines."""
+    lines = source.split("\n")
+    first = next((i for i, line in enumerate(lines) if line.strip()), None)
+    if first is None:
+        return source
+    head = lines[first].lstrip()
+    if head.startswith("%%"):
+        name = head[2:].split(maxsplit=1)[0] if head[2:].strip() else ""
+        if name not in PYTHON_CELL_MAGICS:
+            return "\n".join(f"# {line}" if line.strip() else line for line in lines)
+        lines[first] = f"# {lines[first]}"
+        body = "\n".join(lines[first + 1 :])
+        return "\n".join([*lines[: first + 1], _transform(body)])
+    return _transform(source)
+
+
+def _transform(source: str) -> str:
+    """IPython's transform of ``source``, padded back to its number of lines."""
+    wanted = source.count("\n")
+    leading = len(source) - len(source.lstrip("\n"))
+    rest = source[leading:]
+    if not rest.strip():
+        return source
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # it warns about lines split inside a string literal
+        try:
+            python = str(_manager().transform_cell(rest))
+        except Exception:  # what IPython cannot read, compile() will report as Python
+            return source
+    python = "\n" * leading + python
+    if not source.endswith("\n") and python.endswith("\n"):
+        python = python[:-1]
+    missing = wanted - python.count("\n")
+    return python + "\n" * missing if missing > 0 else python
+
+
+@cache
+def _manager() -> Any:
+    from IPython.core.inputtransformer2 import TransformerManager
+
+    return TransformerManager()  # type: ignore[no-untyped-call]

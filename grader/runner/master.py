@@ -1,0 +1,205 @@
+"""Fork servers that never mix students: a master preloads once, each student gets a fork.
+
+The master process imports the heavy modules (``preload``), chooses the isolation mode and
+works out the run's file-system view once, then does nothing but fork: it never receives
+a run request, so it never holds a submission. ``master.server()`` forks a fresh runner
+host from it and hands back a ``ForkServer`` for one student; every run of that student is
+a fork of that host. A run can therefore find in memory only what the master had (no
+submission) and what its own student sent; closing the server ends its host.
+
+Client <-> master: one ``AF_UNIX`` ``SOCK_SEQPACKET`` socket, one JSON object per packet;
+a ``spawn`` packet carries the new host's two pipe ends (``SCM_RIGHTS``).
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import json
+import os
+import socket
+import subprocess
+import sys
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from grader.runner import passfd
+from grader.runner.client import _GRADER_ROOT, _HOST_ENV, ForkServer, host_sys_path
+from grader.runner.forked import ForkedHost
+from grader.runner.model import ISOLATION_MODES, RunnerError
+
+_BOOTSTRAP = (
+    f"import sys; sys.path.insert(0, {_GRADER_ROOT!r}); "
+    "from grader.runner.master_main import main; main(int(sys.argv[1]))"
+)
+#: Largest packet either side sends (a hello with a long sys.path is the biggest).
+MAX_PACKET = 1 << 20
+
+
+class Master:
+    """The master fork server. ``preload``, ``hide`` and ``isolation`` as for ``ForkServer``
+    (they apply to every server it makes). Thread-safe."""
+
+    def __init__(
+        self,
+        *,
+        preload: Sequence[str] = (),
+        hide: Sequence[str | Path] = (),
+        isolation: str = "auto",
+        startup_timeout: float = 120.0,
+    ) -> None:
+        if isolation not in (*ISOLATION_MODES, "auto"):
+            raise ValueError(f"isolation must be 'auto', 'namespaces' or 'rlimits': {isolation!r}")
+        self.preload = tuple(preload)
+        self.hide = tuple(str(Path(p).absolute()) for p in hide)
+        self._lock = threading.Lock()
+        self._owner = os.getpid()
+        self._sock, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        try:
+            self._proc = subprocess.Popen(
+                [sys.executable, "-I", "-c", _BOOTSTRAP, str(theirs.fileno())],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                env=_HOST_ENV,
+                cwd="/",
+                start_new_session=True,
+                pass_fds=(theirs.fileno(),),
+            )
+        except OSError as exc:
+            self._sock.close()
+            raise RunnerError(f"could not start the master fork server: {exc}") from exc
+        finally:
+            theirs.close()
+        hello = {
+            "op": "hello",
+            "preload": list(self.preload),
+            "hide": list(self.hide),
+            "isolation": isolation,
+            "sys_path": host_sys_path(),
+        }
+        try:
+            ready = self._ask(hello, [], startup_timeout)
+        except RunnerError:
+            self.close()
+            raise
+        if ready.get("op") != "ready":
+            self.close()
+            raise RunnerError(f"master fork server failed to start: {ready.get('message')}")
+        self.isolation: str = str(ready["isolation"])
+        self.pid: int = self._proc.pid
+
+    def server(self, *, startup_timeout: float = 30.0) -> ForkServer:
+        """A fresh ``ForkServer`` for one student, forked from the master (close it after)."""
+        to_host_r, to_host_w = os.pipe()
+        from_host_r, from_host_w = os.pipe()
+        fd_channel, host_channel = passfd.pair()  # the host's end of the descriptor channel
+        try:
+            with self._lock:
+                self._check_usable()
+                sent = [to_host_r, from_host_w, host_channel.fileno()]
+                reply = self._ask({"op": "spawn"}, sent, startup_timeout)
+        except BaseException:
+            for fd in (to_host_w, from_host_r):
+                os.close(fd)
+            fd_channel.close()
+            raise
+        finally:
+            os.close(to_host_r)
+            os.close(from_host_w)
+            host_channel.close()
+        if reply.get("op") != "spawned" or not isinstance(reply.get("pid"), int):
+            for fd in (to_host_w, from_host_r):
+                os.close(fd)
+            fd_channel.close()
+            raise RunnerError(f"master could not fork a server: {reply.get('message', reply)}")
+        host = ForkedHost(reply["pid"], to_host_w, from_host_r)
+        return ForkServer._attached(
+            host,
+            preload=self.preload,
+            hide=self.hide,
+            startup_timeout=startup_timeout,
+            fd_channel=fd_channel,
+        )
+
+    @property
+    def alive(self) -> bool:
+        return self._proc.poll() is None and os.getpid() == self._owner and self._sock.fileno() >= 0
+
+    def close(self) -> None:
+        """Stop the master (servers it made keep serving until they are closed)."""
+        if os.getpid() != self._owner:
+            return
+        with contextlib.suppress(OSError):
+            self._sock.shutdown(socket.SHUT_RDWR)
+        self._sock.close()
+        try:
+            self._proc.wait(timeout=2.0)
+        except subprocess.TimeoutExpired:
+            self._proc.kill()
+            self._proc.wait()
+
+    def __enter__(self) -> Master:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def _check_usable(self) -> None:
+        if os.getpid() != self._owner:
+            raise RunnerError("this Master belongs to another process (used after fork)")
+        if not self.alive:
+            raise RunnerError("the master fork server is not running")
+
+    def _ask(self, message: dict[str, Any], fds: list[int], timeout: float) -> dict[str, Any]:
+        self._sock.settimeout(timeout)
+        try:
+            socket.send_fds(self._sock, [json.dumps(message).encode()], fds)
+            data = self._sock.recv(MAX_PACKET)
+        except (OSError, TimeoutError) as exc:
+            raise RunnerError(f"master fork server did not answer: {exc}") from exc
+        if not data:
+            raise RunnerError("master fork server exited unexpectedly")
+        try:
+            reply = json.loads(data)
+        except ValueError as exc:
+            raise RunnerError(f"master protocol broken: {exc}") from exc
+        return reply if isinstance(reply, dict) else {}
+
+
+_shared_lock = threading.Lock()
+_shared: tuple[tuple[Any, ...], Master] | None = None
+
+
+def shared_master(preload: Sequence[str], hide: Sequence[str | Path] = ()) -> Master:
+    """A process-wide master (isolation "auto"), e.g. one per notebook kernel: take a fresh
+    ``server()`` from it per check. Restarted when it died, when ``preload``/``hide``
+    differ, or after a fork of this process; closed at interpreter exit."""
+    global _shared
+    key = (tuple(preload), tuple(str(Path(p).absolute()) for p in hide), os.getpid())
+    with _shared_lock:
+        if _shared is not None:
+            cached_key, master = _shared
+            if cached_key == key and master.alive:
+                return master
+            if cached_key[2] == os.getpid():
+                master.close()
+            _shared = None
+        master = Master(preload=preload, hide=hide)
+        _shared = (key, master)
+        return master
+
+
+@atexit.register
+def _close_shared() -> None:
+    global _shared
+    if _shared is not None and _shared[0][2] == os.getpid():
+        _shared[1].close()
+    _shared = None

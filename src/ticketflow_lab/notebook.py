@@ -1,0 +1,214 @@
+"""What the lessons' live sections share: the platform check and one run of a live cell.
+
+A live cell starts a real in-process worker, provokes a failure and observes it. Each
+execution of such a cell is a ``LiveRun``:
+
+* a fresh temporary folder (journal, worker log, database) — the previous run's folder
+  of the same lesson is removed when a new run starts, and the last one when the kernel
+  exits, so nothing piles up in ``/tmp``;
+* the journal the pool processes append to (``note``), read back with ``entries``;
+* ``signal``: the only way a lesson signals a process. It refuses any pid that is not a
+  pool process of the worker started in this run, so re-running a cell can never signal
+  a stale (possibly reused) pid from an earlier run;
+* the worker's log file of a removed run is detached from ``logging`` (Celery would go on
+  writing there), so the next run's worker logs into its own folder;
+* ``require``: a live cell that depends on a setup cell says so in words, instead of a
+  ``NameError`` — or worse, a stale log.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal as signals
+import sys
+import tempfile
+import time
+import weakref
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import Any, ClassVar
+
+#: The lessons' outputs were observed on Celery 5.7 (``task_acks_on_timeout`` is 5.7+).
+MIN_CELERY = (5, 7)
+NEEDED_SIGNALS = ("SIGKILL", "SIGSTOP", "SIGCONT")
+
+Entry = dict[str, Any]
+
+
+def platform_problems(
+    *,
+    live_worker: bool = True,
+    os_name: str = os.name,
+    has_fork: bool | None = None,
+    celery_version: str | None = None,
+) -> list[str]:
+    """What this machine lacks (empty: nothing); ``live_worker``: fork and signals too."""
+    import celery
+
+    problems = []
+    fork = hasattr(os, "fork") if has_fork is None else has_fork
+    if live_worker and (os_name != "posix" or not fork):
+        problems.append("POSIX 系统与 os.fork（prefork 池要 fork 出池进程）")
+    missing = [name for name in NEEDED_SIGNALS if not hasattr(signals, name)]
+    if live_worker and missing:
+        problems.append("信号 " + ", ".join(missing))
+    version = celery_version or celery.__version__
+    if tuple(int(part) for part in version.split(".")[:2]) < MIN_CELERY:
+        problems.append(f"Celery ≥ {'.'.join(map(str, MIN_CELERY))}（当前 {version}）")
+    return problems
+
+
+def require_platform(*, live_worker: bool = True) -> str:
+    """Raise a clear error if the lesson cannot run here; else describe the platform."""
+    import celery
+    import sqlalchemy
+
+    problems = platform_problems(live_worker=live_worker)
+    if problems:
+        raise RuntimeError(
+            "本课的实时实验需要：" + "；".join(problems) + "。请在 Linux 或 macOS 上运行"
+            "（Windows 请用 WSL2）。"
+        )
+    needs = "POSIX: fork + signals" if live_worker else "no fork or signals needed"
+    return (
+        f"platform {sys.platform} ({needs}) | celery {celery.__version__} "
+        f"| SQLAlchemy {sqlalchemy.__version__}"
+    )
+
+
+def require(namespace: Mapping[str, Any], *names: str, cell: str) -> None:
+    """Refuse, in words, to run a cell whose setup cell has not run in this kernel."""
+    missing = [name for name in names if name not in namespace]
+    if missing:
+        raise RuntimeError(f"请先运行{cell}（缺少 {', '.join(missing)}），再运行这个单元。")
+
+
+class LiveRun:
+    """One execution of a live cell; see the module docstring."""
+
+    _latest: ClassVar[dict[str, LiveRun]] = {}
+
+    def __init__(self, lesson: str) -> None:
+        previous = LiveRun._latest.pop(lesson, None)
+        if previous is not None:
+            previous.remove()
+        _detach_finished_workers_queue_handlers()
+        self.lesson = lesson
+        self.folder = Path(tempfile.mkdtemp(prefix=f"ticketflow-{lesson}-"))
+        self.journal = self.folder / "journal.jsonl"
+        self.worker_log = self.folder / "worker.log"
+        self.started = time.time()
+        self.owner = os.getpid()
+        self.sent: list[Entry] = []  # the signals this run sent, as journal-like entries
+        self._remove = weakref.finalize(self, _remove_if_owner, self.folder, self.owner)
+        LiveRun._latest[lesson] = self
+
+    @classmethod
+    def latest(cls, lesson: str, *, cell: str) -> LiveRun:
+        """The last run of ``lesson`` in this kernel, or a clear error naming the cell."""
+        run = cls._latest.get(lesson)
+        if run is None or not run.folder.is_dir():
+            raise RuntimeError(f"还没有实验结果：请先运行{cell}。")
+        return run
+
+    def note(self, kind: str, /, **fields: Any) -> None:
+        """Append one journal line (called in the pool processes: one write per line)."""
+        line = json.dumps({"kind": kind, "pid": os.getpid(), "t": time.time(), **fields})
+        with self.journal.open("a", encoding="utf-8") as handle:
+            handle.write(line + "\n")
+
+    def entries(self) -> list[Entry]:
+        if not self.journal.exists():
+            return []
+        lines = self.journal.read_text(encoding="utf-8").splitlines()
+        return [json.loads(line) for line in lines if line.strip()]
+
+    def log_text(self) -> str:
+        return self.worker_log.read_text(encoding="utf-8") if self.worker_log.exists() else ""
+
+    def wait_for(self, predicate: Callable[[Entry], bool], timeout: float = 10.0) -> Entry:
+        """Poll the journal until an entry matches; fail loudly instead of guessing."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for entry in self.entries():
+                if predicate(entry):
+                    return entry
+            time.sleep(0.02)
+        raise TimeoutError(f"not observed within {timeout} s")
+
+    def wait_for_log(self, text: str, timeout: float = 10.0) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if text in self.log_text():
+                return
+            time.sleep(0.02)
+        raise TimeoutError(f"{text!r} not in the worker log within {timeout} s")
+
+    def signal(self, worker: Any, pid: int, sig: signals.Signals, **fields: Any) -> None:
+        """Send ``sig`` to ``pid`` only if it is a pool process of ``worker``, started now."""
+        pool = pool_pids(worker)
+        if pid not in pool:
+            raise RuntimeError(
+                f"拒绝发送 {sig.name}：pid {pid} 不是本次运行启动的池进程 {sorted(pool)}。"
+            )
+        os.kill(pid, sig)
+        self.sent.append(
+            {"kind": sig.name, "pid": pid, "t": time.time(), "by": os.getpid(), **fields}
+        )
+
+    def remove(self) -> None:
+        self._remove()
+
+
+def pool_pids(worker: Any) -> set[int]:
+    """The pids of the prefork pool processes of a running ``start_worker`` worker."""
+    processes: Iterable[int] = worker.pool.info.get("processes", ())
+    return {int(pid) for pid in processes}
+
+
+def _remove_if_owner(folder: Path, owner: int) -> None:
+    if os.getpid() == owner:  # never from a forked pool process
+        _detach_log_files(folder)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _detach_finished_workers_queue_handlers() -> None:
+    """Remove the root-logger handlers a finished ``start_worker`` (prefork) left behind.
+
+    Celery's test worker forwards its pool processes' records through a ``QueueHandler``
+    on the root logger and never removes it; while any handler is there, the next
+    worker's log-file setup is skipped. A live run starts only when no worker runs.
+    """
+    import logging
+
+    from celery.contrib.testing.worker import TestWorkController
+
+    root = logging.getLogger()
+    for handler in list(root.handlers):
+        if isinstance(handler, TestWorkController.QueueHandler):
+            root.removeHandler(handler)
+
+
+def _detach_log_files(folder: Path) -> None:
+    """Close the logging handlers that write into ``folder`` (a worker's log file).
+
+    Celery sets up the worker's log file once per process and keeps it while the root
+    logger has handlers; the next run's worker would keep writing into this run's file,
+    after it is gone. Without them, the next ``start_worker`` opens its own file.
+    """
+    import logging
+
+    loggers = [logging.getLogger()]
+    loggers += [
+        item
+        for item in logging.root.manager.loggerDict.values()
+        if isinstance(item, logging.Logger)
+    ]
+    for logger in loggers:
+        for handler in list(logger.handlers):
+            filename = getattr(handler, "baseFilename", None)
+            if filename and Path(filename).resolve().is_relative_to(folder.resolve()):
+                logger.removeHandler(handler)
+                handler.close()

@@ -1,0 +1,50 @@
+from sqlalchemy import event, func, select
+from sqlalchemy.orm import Session
+
+from ticketflow.db import Base, BusinessTask, NotificationReceipt, create_engine_from_url
+from ticketflow.messaging.outbox import EventEnvelope
+from ticketflow.notifications.effects import SqlAlchemyEffectTransaction, apply_notification_once
+
+
+class InjectedFailure(RuntimeError):
+    pass
+
+
+class FailFirstEffect:
+    """Raises on the first business-task INSERT, then lets everything through."""
+
+    def __init__(self):
+        self.remaining = 1
+
+    def __call__(self, conn, cursor, statement, parameters, context, executemany):
+        if self.remaining and statement.lstrip().upper().startswith("INSERT INTO BUSINESS_TASKS"):
+            self.remaining -= 1
+            raise InjectedFailure("injected")
+
+
+engine = create_engine_from_url("sqlite://")
+Base.metadata.create_all(engine)
+transaction = SqlAlchemyEffectTransaction(engine)
+envelope = EventEnvelope(event_id="evt-13", event_type="ticket.assigned", payload={"ticket_id": 7})
+event.listen(engine, "before_cursor_execute", FailFirstEffect())
+
+
+def counts():
+    with Session(engine) as session:
+        return (
+            session.scalar(select(func.count()).select_from(NotificationReceipt)),
+            session.scalar(select(func.count()).select_from(BusinessTask)),
+        )
+
+try:
+    apply_notification_once(envelope, transaction)
+except InjectedFailure:
+    pass
+else:
+    raise AssertionError("the injected failure must propagate")
+assert counts() == (0, 0), counts()
+assert apply_notification_once(envelope, transaction) is True
+assert counts() == (1, 1), counts()
+assert apply_notification_once(envelope, transaction) is False
+assert counts() == (1, 1), counts()
+print("ok")

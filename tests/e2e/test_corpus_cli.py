@@ -1,0 +1,112 @@
+"""Issue 13's acceptance corpus through the real CLI, in zh and en.
+
+``files/corpus/<exercise>/correct/``: honest probes in the styles students use (notebooks
+with black formatting, magics, ``display``, markdown and tagged cells; unittest; pytest
+calls; file SQLite; Core, ORM and raw-SQL counts; a listener that recognises the
+business-task INSERT by its table object). Every one must pass.
+``files/corpus/<exercise>/wrong/``: one probe per gap the issue found (an assertion left
+out that no mutant used to need). Each must fail on the mutant that only that assertion
+catches, with its description and the assertion to add.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e.conftest import FILES, Course
+
+pytestmark = pytest.mark.e2e
+
+CORPUS = FILES / "corpus"
+CORRECT = sorted(str(p.relative_to(CORPUS)) for p in CORPUS.glob("EX-*/correct/*"))
+#: wrong probe -> the mutant that must survive it (and only it)
+WRONG = {
+    "EX-11-01/wrong/gap_countdown_on_give_up.py": "zero_countdown_on_give_up",
+    "EX-11-01/wrong/gap_dead_letter_for_value_error.py": "drops_permanent_errors",
+    "EX-12-01/wrong/gap_counts_after_first_only.py": "effect_on_every_delivery",
+    "EX-13-01/wrong/gap_failure_not_asserted.py": "effect_error_rolled_back",
+}
+SURVIVED = ("mutant.survived", "mutant.survived_unnoticed")
+#: The mutant's description, as the student reads it, per language (a distinctive part).
+DESCRIBED = {
+    "zh": {
+        "zero_countdown_on_give_up": "countdown 是 0 而不是 None",
+        "drops_permanent_errors": "永久错误被悄悄丢弃",
+        "effect_on_every_delivery": "每次投递都写一条业务任务",
+        "effect_error_rolled_back": "连 receipt 一起回滚并返回 True",
+    },
+    "en": {
+        "zero_countdown_on_give_up": "the countdown is 0 instead of None",
+        "drops_permanent_errors": "a permanent error is dropped silently",
+        "effect_on_every_delivery": "it writes a business task on every delivery",
+        "effect_error_rolled_back": "rolls back the receipt too and returns True",
+    },
+}
+
+
+def test_the_corpus_has_ten_correct_probes_per_code_exercise_and_a_wrong_one_per_gap() -> None:
+    for exercise_id in ("EX-11-01", "EX-12-01", "EX-13-01"):
+        probes = [name for name in CORRECT if name.startswith(exercise_id)]
+        assert len(probes) >= 10, exercise_id
+        assert any(name.endswith(".ipynb") for name in probes)
+    assert sorted(WRONG) == sorted(str(p.relative_to(CORPUS)) for p in CORPUS.glob("EX-*/wrong/*"))
+
+
+def _check(course: Course, relative: str, lang: str) -> tuple[int, dict]:  # type: ignore[type-arg]
+    exercise_id = relative.split("/")[0]
+    result = course.run(
+        "check", exercise_id, "--path", str(CORPUS / relative), "--json", "--lang", lang
+    )
+    return result.code, result.json()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("probe", CORRECT)
+def test_every_correct_probe_passes(course: Course, probe: str, lang: str) -> None:
+    code, report = _check(course, probe, lang)
+    failed = [(c["name"], c["message"]) for c in report["checks"] if not c["passed"]]
+    assert (code, report["status"], failed) == (0, "passed", [])
+    assert report["score"] == report["max_score"]
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("probe", sorted(WRONG))
+def test_every_gap_probe_fails_on_the_mutant_only_its_missing_assertion_catches(
+    course: Course, probe: str, lang: str
+) -> None:
+    code, report = _check(course, probe, lang)
+    assert (code, report["status"]) == (1, "failed")
+    mutant = WRONG[probe]
+    failed = {c["name"]: c for c in report["checks"] if not c["passed"]}
+    assert list(failed) == [f"mutant:{mutant}"], sorted(failed)
+    check = failed[f"mutant:{mutant}"]
+    assert check["message_id"] in SURVIVED
+    assert DESCRIBED[lang][mutant] in check["message"]
+    assert check["hint"], "the student must be told which assertion to add"
+
+
+def test_tagged_cells_are_announced_in_the_summary(course: Course) -> None:
+    for lang, words in (
+        ("zh", "只运行了带 answer 标签"),
+        ("en", "Only the code cells tagged answer"),
+    ):
+        code, report = _check(course, "EX-11-01/correct/tagged_cells.ipynb", lang)
+        assert code == 0 and words in report["summary"] and "3, 4" in report["summary"]
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_notebook_crash_is_placed_in_its_cell_and_later_checks_are_not_judged(
+    course: Course, lang: str
+) -> None:
+    notebook = CORPUS / "crash_in_third_cell.ipynb"
+    result = course.run("check", "EX-11-01", "--path", str(notebook), "--json", "--lang", lang)
+    report = result.json()
+    assert result.code == 1
+    checks = {c["name"]: c for c in report["checks"]}
+    run = checks["runs_cleanly"]
+    assert run["message_id"] == "run.uncaught_cell"
+    assert ("第 3 个单元格第 3 行" if lang == "zh" else "cell 3, line 3") in run["message"]
+    assert "cell 3, line 3" in run["evidence"]
+    for name in ("output", "calls", "equivalents", "mutant:constant_delay"):
+        assert checks[name]["message_id"] == "followon.stopped_cell", name
+        assert ("没有评判" if lang == "zh" else "Not judged") in checks[name]["message"]

@@ -1,0 +1,52 @@
+"""A correct probe on a busy machine: the verdict must not depend on other people's load.
+
+Two busy loops and ``grader check`` share one CPU (pinned, so the contention is the same on
+any machine); the probe spends about 2 s of CPU per run, so each run takes far longer than
+its 10 s wall limit would allow if waiting for the CPU were charged to it.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+
+import pytest
+
+from tests.e2e.conftest import FILES, Course, grader_command
+
+
+@pytest.fixture
+def one_busy_cpu() -> Iterator[int]:
+    cpu = min(os.sched_getaffinity(0))
+    loops = [
+        subprocess.Popen(
+            [sys.executable, "-c", "while True:\n    pass\n"],
+            preexec_fn=lambda: os.sched_setaffinity(0, {cpu}),
+        )
+        for _ in range(2)
+    ]
+    try:
+        yield cpu
+    finally:
+        for loop in loops:
+            loop.kill()
+            loop.wait()
+
+
+@pytest.mark.slow
+def test_a_cpu_heavy_correct_probe_passes_beside_two_busy_loops(
+    course: Course, one_busy_cpu: int
+) -> None:
+    course.answer("EX-11-01", FILES / "probes" / "cpu_heavy_retry_policy_probe.py")
+    done = subprocess.run(
+        [*grader_command(), "check", "EX-11-01", "--json", "--lang", "en"],
+        cwd=course.root,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        preexec_fn=lambda: os.sched_setaffinity(0, {one_busy_cpu}),
+    )
+    assert "Traceback" not in done.stderr, done.stderr
+    assert done.returncode == 0, done.stdout[-3000:]

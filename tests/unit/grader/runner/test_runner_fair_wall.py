@@ -1,0 +1,93 @@
+"""Fair limits: a run is not charged the wall time it spent waiting for a CPU.
+
+A busy machine slows every run down; a correct probe must not fail for it. The wall limit
+counts elapsed time minus the time the run's processes waited in the run queue, up to a
+hard ceiling; a run that sleeps or blocks is still stopped at the plain wall limit.
+Contention is made certain by pinning the host (so every run) and the busy loops to one CPU.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+
+import pytest
+
+from grader.runner import ForkServer, Limits, fairwall
+from tests.unit.grader.runner.helpers import run, server_for
+
+BUSY = "while True:\n    pass\n"
+#: Burns ``{cpu}`` seconds of this process's CPU time, then says so.
+BURN = "import time\nwhile time.process_time() < {cpu}:\n    pass\nprint('burned')\n"
+
+
+@pytest.fixture(params=["namespaces", "rlimits"])
+def server(request: pytest.FixtureRequest) -> Iterator[ForkServer]:
+    yield from server_for(request.param)
+
+
+@pytest.fixture
+def crowded_cpu(server: ForkServer) -> Iterator[int]:
+    """Three busy loops and the server's runs share one CPU: a run gets a quarter of it."""
+    cpu = min(os.sched_getaffinity(0))
+    os.sched_setaffinity(server.pid, {cpu})
+    loops = [
+        subprocess.Popen(
+            [sys.executable, "-c", BUSY],
+            preexec_fn=lambda: os.sched_setaffinity(0, {cpu}),
+        )
+        for _ in range(3)
+    ]
+    try:
+        yield cpu
+    finally:
+        for loop in loops:
+            loop.kill()
+            loop.wait()
+
+
+@pytest.mark.slow
+def test_a_run_slowed_by_a_busy_cpu_is_not_killed_on_wall(
+    server: ForkServer, crowded_cpu: int
+) -> None:
+    limits = Limits(wall_seconds=1.0, wall_ceiling_seconds=60.0)
+    obs = run(server, BURN.format(cpu=0.6), limits=limits)
+    assert obs.exit_code == 0 and obs.stdout == "burned\n", (obs.limit_hit, obs.wall_seconds)
+    assert obs.wall_seconds > 1.0  # it really was slowed past the plain wall limit
+    assert obs.cpu_wait_seconds is not None and obs.cpu_wait_seconds > 0.3
+
+
+@pytest.mark.slow
+def test_a_starved_endless_loop_still_ends_at_the_ceiling(
+    server: ForkServer, crowded_cpu: int
+) -> None:
+    limits = Limits(wall_seconds=0.5, wall_ceiling_seconds=1.5)
+    obs = run(server, BUSY, limits=limits)
+    assert obs.timed_out and obs.limit_hit == "wall"
+    assert obs.wall_seconds >= limits.wall_seconds
+    assert obs.wall_seconds < limits.wall_ceiling + 1.0
+
+
+def test_a_sleeping_run_is_charged_every_second(server: ForkServer) -> None:
+    obs = run(server, "import time\ntime.sleep(60)\n", limits=Limits(wall_seconds=1.0))
+    assert obs.timed_out and obs.limit_hit == "wall"
+    assert obs.wall_seconds < 1.0 + fairwall.RECHECK + 1.0
+    assert obs.cpu_wait_seconds is not None and obs.cpu_wait_seconds < 0.5
+
+
+@pytest.mark.parametrize(
+    ("elapsed", "waited", "expected"),
+    [
+        (1.0, 0.0, None),  # charged 1.0 of 1.0: over
+        (1.0, 0.6, 1.6),  # charged 0.4: the deadline moves by the wait
+        (1.0, 0.01, 1.0 + fairwall.RECHECK),  # never re-checked sooner than RECHECK
+        (2.9, 2.5, 3.0),  # capped at the ceiling
+        (3.0, 2.9, None),  # at the ceiling: over, whatever the wait
+    ],
+)
+def test_next_deadline(elapsed: float, waited: float, expected: float | None) -> None:
+    limits = Limits(wall_seconds=1.0, wall_ceiling_seconds=3.0)
+    got = fairwall.next_deadline(limits, elapsed=elapsed, waited=waited)
+    assert got == (None if expected is None else pytest.approx(expected))

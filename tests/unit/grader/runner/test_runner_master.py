@@ -1,0 +1,122 @@
+"""The master fork server: preloads once, never holds a submission, one fresh server per
+student; no run finds another student's submission in its memory."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterator
+
+import pytest
+
+from grader.runner import ForkServer, Master, RunnerError, RunRequest, shared_master
+from grader.runner.master import _close_shared
+from tests.unit.grader.runner.helpers import namespaces_skip_reason, run
+
+
+@pytest.fixture(params=["namespaces", "rlimits"])
+def master(request: pytest.FixtureRequest) -> Iterator[Master]:
+    if request.param == "namespaces" and namespaces_skip_reason():
+        pytest.skip(str(namespaces_skip_reason()))
+    with Master(preload=["decimal"], isolation=request.param) as master:
+        assert master.isolation == request.param
+        yield master
+
+
+#: Scans every readable mapping of its own process for ``head`` followed by ``tail``: the
+#: two halves are separate objects here, so only someone else's copy of the whole matches.
+SCAN = """
+import ctypes
+head, tail = {head!r}.encode(), {tail!r}.encode()
+found = 0
+with open("/proc/self/maps") as maps:
+    regions = [line.split() for line in maps]
+for region in regions:
+    low, high = (int(x, 16) for x in region[0].split("-"))
+    if "r" not in region[1] or (len(region) > 5 and region[5].startswith("[v")):
+        continue
+    try:
+        memory = ctypes.string_at(low, high - low)
+    except Exception:
+        continue
+    at = memory.find(head)
+    while at >= 0:
+        found += memory[at + len(head): at + len(head) + len(tail)] == tail
+        at = memory.find(head, at + 1)
+print("found", found)
+"""
+
+
+def _secret_and_scan() -> tuple[str, str]:
+    secret = f"student-A-submission-{secrets.token_hex(12)}"
+    half = len(secret) // 2
+    return secret, SCAN.format(head=secret[:half], tail=secret[half:])
+
+
+def test_each_student_gets_a_fresh_server_with_nothing_of_the_last(master: Master) -> None:
+    secret, scan = _secret_and_scan()
+    with master.server() as student_a:
+        assert student_a.isolation == master.isolation
+        assert run(student_a, f"SUBMISSION = {secret!r}\nprint(len(SUBMISSION))").exit_code == 0
+        again = run(student_a, scan)
+    with master.server() as student_b:
+        obs = run(student_b, scan)
+        assert obs.exit_code == 0, obs.stderr
+        assert obs.stdout == "found 0\n"
+    # the scan can find it: the same student's server still has A's text in its heap
+    assert again.stdout != "found 0\n", "the memory scan would not have noticed anything"
+
+
+def test_servers_are_separate_processes_and_closing_ends_one(master: Master) -> None:
+    first, second = master.server(), master.server()
+    try:
+        assert len({first.pid, second.pid, master.pid}) == 3
+        first.close()
+        assert not first.alive
+        with pytest.raises(RunnerError):
+            first.run(RunRequest("pass", "p.py"))
+        assert run(second, "import decimal; print('preloaded')").stdout == "preloaded\n"
+    finally:
+        second.close()
+    assert master.alive
+
+
+def test_a_server_survives_its_master() -> None:
+    master = Master(isolation="rlimits")
+    server = master.server()
+    master.close()
+    try:
+        assert run(server, "print('still here')").stdout == "still here\n"
+        with pytest.raises(RunnerError):
+            master.server()
+    finally:
+        server.close()
+
+
+def test_a_killed_server_is_a_runner_error_and_the_master_still_serves(master: Master) -> None:
+    server = master.server()
+    server._proc.kill()
+    with pytest.raises(RunnerError):
+        server.run(RunRequest("print(1)", "p.py"))
+    server.close()
+    with master.server() as fresh:
+        assert run(fresh, "print(2)").stdout == "2\n"
+
+
+def test_master_start_failures_are_runner_errors() -> None:
+    with pytest.raises(ValueError):
+        Master(isolation="chroot")
+    with pytest.raises(RunnerError, match="no_such_module_for_preload"):
+        Master(preload=["no_such_module_for_preload"], isolation="rlimits")
+
+
+def test_shared_master_is_cached_per_preload() -> None:
+    try:
+        first = shared_master(["json"])
+        assert shared_master(["json"]) is first
+        second = shared_master(["json", "decimal"])
+        assert second is not first and not first.alive
+        with second.server() as server:
+            assert isinstance(server, ForkServer)
+            assert run(server, "print('ok')").stdout == "ok\n"
+    finally:
+        _close_shared()
