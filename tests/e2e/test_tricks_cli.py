@@ -51,7 +51,7 @@ EXPECTED: dict[str, tuple[str, dict[str, str]]] = {
     ),
     "compares_bytecode.py": (  # the real code is never in the probe's process: it finds
         "EX-11-01",  # no real bytecode, even on the real run, and gives up there
-        {"runs_cleanly": "run.exit_code", "mutant:constant_delay": "mutant.skipped"},
+        {"runs_cleanly": "run.exit_code", "mutant:constant_delay": "followon.ended"},
     ),
     "searches_heap_and_frames.py": (
         "EX-11-01",
@@ -70,7 +70,7 @@ WORDS = {
     "twin.failed": {"zh": "写法不同", "en": "written differently"},
     "calls.policy.none": {"zh": "从未调用", "en": "never called"},
     "run.exit_code": {"zh": "退出码 1", "en": "exited with code 1"},
-    "mutant.skipped": {"zh": "没有评估", "en": "Not evaluated"},
+    "followon.ended": {"zh": "没有评判", "en": "Not judged"},
 }
 
 
