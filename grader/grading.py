@@ -1,8 +1,9 @@
 """Judging one loaded submission: ``judge_submission(exercise, submission, ...)``.
 
 Code exercises: the real run first; if it passed, one run per twin and per mutant, in a
-random order and in parallel, each with freshly salted stand-in code (``codegen``); then
-``verdict`` judges the observations. Prose exercises are judged in process by the rubric.
+random order and in parallel, each answered by its own oracle (``grader.oracle``: the
+implementation runs in this process, the probe holds a proxy); then ``verdict`` judges the
+observations. Prose exercises are judged in process by the rubric.
 Nothing here prints, finds files or starts servers: ``grader.service`` does that, for every
 front end.
 """
@@ -10,11 +11,11 @@ front end.
 from __future__ import annotations
 
 import random
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from grader.codegen import stand_in_code
 from grader.errors import RunnerFailure
 from grader.exercises.spec import CodeExercise, Exercise, ProseExercise
 from grader.results import CheckReport, CheckResult, Message, build_report, failed_check, msg
@@ -136,39 +137,40 @@ def _observe(
 ) -> Observed:
     """The real run alone first: if it fails, nothing else is worth running (a probe that hits
     the wall limit costs one limit, not one per batch). Then twins and mutants, shuffled
-    (``SystemRandom``), each with freshly salted code; the map from position to stand-in
-    stays here, and nothing sent to a run names it."""
-    real = server.run(_request(exercise, submission, code="", limits=limits))
+    (``SystemRandom``). Every run gets the same request and the same proxy; which
+    implementation answers it is decided by its oracle, in this process (``grader.oracle``),
+    and the map from position to implementation stays here."""
+    from grader.oracle.implementations import REAL, warm_up
+    from grader.oracle.session import run_with_oracles
+
+    target = exercise.function_under_test
+    warming = threading.Thread(target=warm_up, args=(target,), daemon=True)
+    warming.start()  # the oracle's imports overlap the fork server's start-up
+    request = _request(exercise, submission, limits=limits)
+    real = run_with_oracles(server, request, target, [REAL], max_parallel=1)[0]
     if not real.ok:
         return Observed(real, isolation=real.isolation)
-    rng = random.SystemRandom()
     plan = [(TWIN, name) for name in exercise.twins]
     plan += [(MUTANT, name) for name in exercise.mutants]
-    rng.shuffle(plan)
-    requests = [
-        _request(
-            exercise, submission, code=stand_in_code(exercise.target, name, rng), limits=limits
-        )
-        for _, name in plan
-    ]
-    results = server.run_many(requests, max_parallel=jobs)
+    random.SystemRandom().shuffle(plan)
+    names = [name for _, name in plan]
+    results = run_with_oracles(server, request, target, names, max_parallel=jobs)
     twins = {name: run for (kind, name), run in zip(plan, results, strict=True) if kind == TWIN}
     mutants = {name: run for (kind, name), run in zip(plan, results, strict=True) if kind == MUTANT}
     return Observed(real, twins, mutants, isolation=real.isolation)
 
 
 def _request(
-    exercise: CodeExercise, submission: Submission, *, code: str, limits: Limits | None
+    exercise: CodeExercise, submission: Submission, *, limits: Limits | None
 ) -> RunRequest:
-    """Same source, file name and limits for every run; only ``code`` (empty: the real
-    implementation) differs, and it is bytecode, not a name."""
+    """The same request for every run: source, file name, limits, prelude and its args."""
     from grader.runner import Limits, RunRequest
 
     return RunRequest(
         source=submission.text,
         filename=submission.display_name,
         prelude=PRELUDE,
-        prelude_args={"target": exercise.function_under_test.to_json(), "code": code},
+        prelude_args={"target": exercise.function_under_test.to_json()},
         limits=limits or Limits(),
     )
 

@@ -3,8 +3,8 @@
 A ``Target`` says which real function a code exercise's probe is judged against, where its
 stand-ins (twins and mutants, ``grader/variants/<name>.py``) are, what the fork server must
 preload for a probe of it, and how the harness records its calls. Exercise specs name a
-target; the grader's flow, the code generator, the harness prelude and the verdict all read
-this declaration instead of keeping their own tables.
+target; the grader's flow, the oracle (which runs the implementations), the harness prelude
+and the verdict all read this declaration instead of keeping their own tables.
 
 Plain data, stdlib only: it is imported by the trusted prelude inside the sandbox too.
 """
@@ -24,12 +24,13 @@ class Target:
 
     ``module`` and ``function`` (a qualified name: ``"Class.method"`` or ``"function"``)
     locate the real code. ``stand_ins``: the file whose top-level functions are the twins
-    and mutants (parsed, never imported, by ``grader.codegen``). ``preload``: modules the
-    fork server imports once for every probe of this target (entries ``"module:function"``
-    are warm-ups called there once). ``instrument``: ``"module:function"`` of a dedicated
-    recording wrapper in ``grader.harness``; empty means the generic one, which records each
-    call's plain arguments and result. ``question_keys``: the recorded fields that identify
-    one question asked of the function (to compare the answers two runs got).
+    and mutants (loaded only in the grader's process, by ``grader.oracle``). ``preload``:
+    modules the fork server imports once for every probe of this target (entries
+    ``"module:function"`` are warm-ups called there once). ``instrument``:
+    ``"module:function"`` of a dedicated recording proxy in ``grader.harness``; empty means
+    the generic one, which forwards and records each call's plain arguments and result.
+    ``question_keys``: the recorded fields that identify one question asked of the function
+    (to compare the answers two runs got).
     """
 
     name: str
@@ -44,7 +45,7 @@ class Target:
 
     @property
     def real_name(self) -> str:
-        """The bare name of the real function (a stand-in's code object is renamed to it)."""
+        """The bare name of the real function."""
         return self.function.rsplit(".", 1)[-1]
 
     @property

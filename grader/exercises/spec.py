@@ -23,7 +23,8 @@ HARNESS_MODULES = (
     "grader.harness.prelude",
     "grader.harness.describe",
     "grader.harness.disguise",
-    "grader.harness.standin",
+    "grader.harness.wire",
+    "grader.harness.conversation",
 )
 
 

@@ -1,22 +1,53 @@
-"""Instrument ``apply_notification_once`` (EX-12-01, EX-13-01): record each call, maybe swap."""
+"""EX-12-01, EX-13-01: ``apply_notification_once`` becomes a recording proxy to the oracle.
+
+The student's envelope travels as its fields; its transaction stays here and the oracle
+drives it through the conversation (``grader.harness.conversation``): every ``with``,
+``session``, ``connection()``, ``execute(statement, row)`` and ``commit()`` the
+implementation performs is performed here, on the student's own objects, with statements
+rebuilt from the student's ticketflow (``grader.harness.statements``). So the student's
+database, listeners and injected failures see what they would see in-process.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
+from grader.harness.conversation import Conversation
 from grader.harness.describe import instance_fields, plain, type_name
 from grader.harness.disguise import disguise
-from grader.harness.standin import stand_in
+from grader.harness.statements import rebuilders
+
+ENVELOPE_FIELDS = ("event_id", "event_type", "payload", "occurred_at", "schema_version")
 
 
-def instrument_effects(recorder: Any, code: str) -> None:
+def instrument_effects(recorder: Any, fd: int) -> None:
     from ticketflow.messaging import envelope as envelope_module
     from ticketflow.notifications import effects as module
 
     real = module.__dict__["apply_notification_once"]
-    impl = stand_in(code, like=real) if code else real
-    wrapper = _recording_apply(impl, recorder.record, envelope_module.EventEnvelope)
+    envelope_cls = envelope_module.EventEnvelope
+    apply = applying(Conversation(fd, rebuilders()), envelope_cls)
+    wrapper = _recording_apply(apply, recorder.record, envelope_cls)
     module.apply_notification_once = disguise(wrapper, like=real)
+
+
+def applying(conversation: Conversation, envelope_cls: type) -> Any:
+    """The proxy's implementation: the call's facts out, the oracle's answer back."""
+    call, name_of = conversation.call, type_name
+
+    def apply_notification_once(envelope: Any, transaction: Any) -> Any:
+        if isinstance(envelope, envelope_cls):
+            fields = {name: getattr(envelope, name) for name in ENVELOPE_FIELDS}
+            payload = fields["payload"]
+            if isinstance(payload, Mapping):
+                fields["payload"] = dict(payload)
+            shown: dict[str, Any] = {"fields": fields}
+        else:
+            shown = {"not_an_envelope": name_of(envelope)}
+        return call({"envelope": shown, "transaction": transaction})
+
+    return apply_notification_once
 
 
 def _recording_apply(impl: Any, record: Any, envelope_cls: type) -> Any:

@@ -1,9 +1,12 @@
 """Instrument any plain function under test (a target without a dedicated wrapper).
 
-Records each call as ``{"function": <qualified name>, "args": [...], "result": ...}`` with
-every argument and the result described by ``describe.plain`` (exact built-in scalars as
-themselves, anything else as its type name), so the records never call the student's code.
-Works for a module-level function (``"name"``) or a method (``"Class.name"``).
+The function becomes a recording proxy to the grader's oracle: the call's arguments go
+there (plain values as themselves, the student's objects as handles the oracle operates on
+through the conversation), and its value or exception comes back. Each call is recorded as
+``{"function": <qualified name>, "args": [...], "kwargs": {...}, "result": ...}``, every
+value described by ``describe.plain`` (exact built-in scalars as themselves, anything else
+as its type name), so the records never call the student's code. Works for a module-level
+function (``"name"``) or a method (``"Class.name"``).
 """
 
 from __future__ import annotations
@@ -11,19 +14,23 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+from grader.harness.conversation import Conversation
 from grader.harness.describe import plain, type_name
 from grader.harness.disguise import disguise
-from grader.harness.standin import stand_in
 
 
-def instrument_function(recorder: Any, code: str, *, module: str, function: str) -> None:
+def instrument_function(recorder: Any, fd: int, *, module: str, function: str) -> None:
     owner: Any = importlib.import_module(module)
     *path, name = function.split(".")
     for part in path:
         owner = getattr(owner, part)
     real = owner.__dict__[name]
-    impl = stand_in(code, like=real) if code else real
-    wrapper = _recording(impl, recorder.record, function)
+    call = Conversation(fd).call
+
+    def asked(*args: Any, **kwargs: Any) -> Any:
+        return call({"args": list(args), "kwargs": dict(kwargs)})
+
+    wrapper = _recording(asked, recorder.record, function)
     setattr(owner, name, disguise(wrapper, like=real))
 
 

@@ -1,22 +1,55 @@
-"""Instrument ``BoundedRetryPolicy.decision`` (EX-11-01): record each call, maybe swap the code."""
+"""EX-11-01: ``BoundedRetryPolicy.decision`` becomes a recording proxy to the oracle.
+
+The proxy reads the call's facts the way the real method would (the policy's bounds, whether
+the error is a ``RetryableTaskError``, ``retries_so_far``), sends them, and builds the
+``RetryDecision`` from the oracle's answer, or raises the exception it names. The
+implementation itself (whichever answers the run) never enters this process.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
+from grader.harness.conversation import Conversation
 from grader.harness.describe import exact_int, instance_fields, plain, type_name
 from grader.harness.disguise import disguise
-from grader.harness.standin import stand_in
+
+NUMBERS = (int, float, bool)
 
 
-def instrument_policy(recorder: Any, code: str) -> None:
+def instrument_policy(recorder: Any, fd: int) -> None:
     from ticketflow.workers import policy as module
 
     cls = module.BoundedRetryPolicy
     real = cls.__dict__["decision"]
-    impl = stand_in(code, like=real) if code else real
-    wrapper = _recording_decision(impl, recorder.record, cls, module.RetryDecision)
+    ask = asking(Conversation(fd), module.RetryableTaskError, module.RetryDecision)
+    wrapper = _recording_decision(ask, recorder.record, cls, module.RetryDecision)
     cls.decision = disguise(wrapper, like=real)  # type: ignore[method-assign]
+
+
+def asking(conversation: Conversation, retryable: type, decision_cls: type) -> Any:
+    """The proxy's implementation: facts out, ``RetryDecision`` (or an exception) back."""
+    call, name_of = conversation.call, type_name
+
+    def number(value: object, what: str) -> object:
+        if type(value) not in NUMBERS:
+            raise TypeError(f"{what} must be an int, not {name_of(value)}")
+        return value
+
+    def decision(self: Any, error: BaseException, *, retries_so_far: int) -> Any:
+        facts = {
+            "retries_so_far": number(retries_so_far, "retries_so_far"),
+            "retryable": isinstance(error, retryable),
+            "max_retries": number(self._max_retries, "max_retries"),
+            "base_delay_seconds": number(self._base_delay_seconds, "base_delay_seconds"),
+        }
+        answer = call(facts)
+        if type(answer) is not list or len(answer) != 3:
+            raise RuntimeError("the grader sent a malformed decision")
+        retry, countdown, dead_letter = answer
+        return decision_cls(retry=retry, countdown_seconds=countdown, dead_letter=dead_letter)
+
+    return decision
 
 
 def _recording_decision(impl: Any, record: Any, policy_cls: type, decision_cls: type) -> Any:

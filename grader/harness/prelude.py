@@ -1,9 +1,10 @@
-"""The prelude the runner calls in the child: ``install(recorder, target=..., code=...)``.
+"""The prelude the runner calls in the child: ``install(recorder, target=...)``.
 
 ``target`` is the declaration of the function under test (``grader.targets.Target.to_json``:
-module, function, instrument); ``code`` is empty for the run on the real implementation,
-else the bytecode of the stand-in to run instead (see ``grader.codegen``). Every run installs
-the same recording wrapper, so runs differ only in the behaviour behind it.
+module, function, instrument). Every run installs the same recording proxy, talking to the
+grader's oracle over the descriptor the runner passed (``PASSED_FD``): which implementation
+answers (the real one or another) is decided on the grader's side and is never sent here,
+so runs differ only in behaviour.
 """
 
 from __future__ import annotations
@@ -12,15 +13,17 @@ import importlib
 from collections.abc import Mapping
 from typing import Any
 
+from grader.runner.passfd import PASSED_FD
 
-def install(recorder: Any, *, target: Mapping[str, str], code: str) -> None:
+
+def install(recorder: Any, *, target: Mapping[str, str]) -> None:
     instrument = str(target.get("instrument") or "")
     if instrument:
         module_name, _, function = instrument.partition(":")
-        getattr(importlib.import_module(module_name), function)(recorder, code)
+        getattr(importlib.import_module(module_name), function)(recorder, PASSED_FD)
         return
     from grader.harness.generic import instrument_function
 
     instrument_function(
-        recorder, code, module=str(target["module"]), function=str(target["function"])
+        recorder, PASSED_FD, module=str(target["module"]), function=str(target["function"])
     )

@@ -32,6 +32,7 @@ from typing import Any, NoReturn
 from grader.runner import sandbox
 from grader.runner.channel import Recorder
 from grader.runner.model import RunRequest, split_prelude
+from grader.runner.passfd import PASSED_FD
 from grader.runner.protocol import write_status
 
 #: Exit status of the child when the *runner's* setup failed (reported on the status pipe).
@@ -44,9 +45,10 @@ _TracebackException = traceback.TracebackException
 _MAX_TRACEBACK = 64 * 1024
 
 
-def _arrange_fds(out_w: int, err_w: int, chan_w: int, stat_w: int) -> int:
+def _arrange_fds(out_w: int, err_w: int, chan_w: int, stat_w: int, passed: int | None) -> int:
     high = [_dup_high(fd) for fd in (out_w, err_w, chan_w, stat_w)]
-    sandbox.close_fds_except(high)
+    passed_high = None if passed is None else _dup_high(passed)
+    sandbox.close_fds_except([*high, *(() if passed_high is None else (passed_high,))])
     devnull = os.open("/dev/null", os.O_RDONLY)
     if devnull != 0:
         os.dup2(devnull, 0)
@@ -56,7 +58,15 @@ def _arrange_fds(out_w: int, err_w: int, chan_w: int, stat_w: int) -> int:
     os.dup2(high[2], CHANNEL_FD, inheritable=False)
     for fd in high[:3]:
         os.close(fd)
+    _settle_passed_fd(passed_high)
     return high[3]
+
+
+def _settle_passed_fd(fd: int | None) -> None:
+    """The caller's passed descriptor (``passfd``) becomes ``PASSED_FD`` in every run."""
+    if fd is not None:
+        os.dup2(fd, PASSED_FD, inheritable=False)
+        os.close(fd)
 
 
 def _dup_high(fd: int) -> int:
@@ -108,7 +118,7 @@ def main(
     stat_fd, stage = fds[3], "setup"
     request = box.pop()
     try:
-        stat_fd = _arrange_fds(*fds)
+        stat_fd = _arrange_fds(*fds, request.pass_fd)
         _fresh_stdio()
         atexit._clear()
         signal.signal(signal.SIGINT, signal.default_int_handler)

@@ -7,6 +7,7 @@ import contextlib
 import json
 import os
 import shutil
+import socket
 import subprocess
 import sys
 import threading
@@ -15,7 +16,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from grader.runner import cgroups
+from grader.runner import cgroups, passfd
 from grader.runner.forked import HostProcess
 from grader.runner.model import (
     ISOLATION_MODES,
@@ -47,6 +48,9 @@ class ForkServer:
     (RunnerError if unavailable) or "rlimits". The chosen mode is ``self.isolation``.
     """
 
+    #: The client's end of the descriptor channel to the host (``passfd``).
+    _fd_channel: socket.socket | None = None
+
     def __init__(
         self,
         *,
@@ -58,6 +62,7 @@ class ForkServer:
         if isolation not in (*ISOLATION_MODES, "auto"):
             raise ValueError(f"isolation must be 'auto', 'namespaces' or 'rlimits': {isolation!r}")
         self._setup(preload, hide)
+        self._fd_channel, host_channel = passfd.pair()
         try:
             self._proc: HostProcess = subprocess.Popen(
                 [sys.executable, "-I", "-c", _BOOTSTRAP],
@@ -66,9 +71,14 @@ class ForkServer:
                 env=_HOST_ENV,
                 cwd="/",
                 start_new_session=True,
+                pass_fds=(host_channel.fileno(),),
             )
         except OSError as exc:
+            self._fd_channel.close()
             raise RunnerError(f"could not start the runner host: {exc}") from exc
+        finally:
+            host_fd = host_channel.fileno()
+            host_channel.close()
         sys_path = host_sys_path()
         hello = {
             "op": "hello",
@@ -76,6 +86,7 @@ class ForkServer:
             "hide": list(self.hide),
             "isolation": isolation,
             "sys_path": sys_path,
+            "fd_channel": host_fd,
         }
         try:
             self._send(hello)
@@ -92,10 +103,13 @@ class ForkServer:
         preload: Sequence[str],
         hide: Sequence[str | Path],
         startup_timeout: float,
+        fd_channel: socket.socket | None = None,
     ) -> ForkServer:
-        """A server whose host already exists and announces itself (forked by a ``Master``)."""
+        """A server whose host already exists and announces itself (forked by a ``Master``;
+        ``fd_channel``: the client's end of its descriptor channel, see ``passfd``)."""
         self = cls.__new__(cls)
         self._setup(preload, hide)
+        self._fd_channel = fd_channel
         self._proc = proc
         self._await_ready(startup_timeout)
         return self
@@ -109,6 +123,7 @@ class ForkServer:
         self._owner = os.getpid()
         self._broken: str | None = None
         self.cleanup: dict[str, str] = {}
+        self._fd_channel = None
 
     def _await_ready(self, startup_timeout: float) -> None:
         try:
@@ -162,7 +177,7 @@ class ForkServer:
                         self._next_id += 1
                         inflight[self._next_id] = (index, request)
                         payload = payloads[index]
-                        self._send({"op": "run", "id": self._next_id, "request": payload})
+                        self._send_run(self._next_id, request, payload)
                     wall = max(r.limits.wall_ceiling for _, r in inflight.values())
                     for message in self._receive(wall + _ANSWER_SLACK):
                         slot = inflight.pop(int(message.get("id", -1)), None)
@@ -199,6 +214,8 @@ class ForkServer:
             proc.wait()
         if proc.stdout and not proc.stdout.closed:
             proc.stdout.close()
+        if self._fd_channel is not None:
+            self._fd_channel.close()
         _clean_after_host(self.cleanup)
         self._broken = self._broken or "closed"
 
@@ -222,6 +239,19 @@ class ForkServer:
             raise RunnerError(f"runner host is not usable: {self._broken}")
         if self._proc.poll() is not None:
             raise RunnerError(f"runner host exited with status {self._proc.returncode}")
+
+    def _send_run(self, rid: int, request: RunRequest, payload: dict[str, Any]) -> None:
+        """The run's frame, preceded by its passed descriptor if it has one (``passfd``)."""
+        if request.pass_fd is None:
+            self._send({"op": "run", "id": rid, "request": payload})
+            return
+        if self._fd_channel is None:
+            raise RunnerError("this runner host cannot receive descriptors (no channel)")
+        try:
+            passfd.send(self._fd_channel, rid, request.pass_fd)
+        except OSError as exc:
+            raise RunnerError(f"could not pass a descriptor to the runner host: {exc}") from exc
+        self._send({"op": "run", "id": rid, "request": payload, "pass_fd": True})
 
     def _send(self, message: dict[str, Any]) -> None:
         assert self._proc.stdin is not None

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import dataclasses
 import gc
 import os
 import selectors
@@ -21,7 +22,7 @@ import time
 import traceback
 from typing import Any
 
-from grader.runner import fairwall, report, sandbox, spawn
+from grader.runner import fairwall, passfd, report, sandbox, spawn
 from grader.runner.channel import ChannelReader
 from grader.runner.housing import Housing, Layout, host_layout, preload
 from grader.runner.housing import choose_isolation as choose_isolation  # re-exported
@@ -104,19 +105,26 @@ class Host:
         while messages:
             message = messages.pop(0)
             if message.get("op") == "run":
-                self._queue(int(message["id"]), message.pop("request"))
+                self._queue(int(message["id"]), message.pop("request"), message.get("pass_fd"))
             elif message.get("op") == "shutdown":
                 self.closing = True
         while self.pending:
             self._start_next()
 
-    def _queue(self, rid: int, payload: dict[str, Any]) -> None:
+    def _queue(self, rid: int, payload: dict[str, Any], pass_fd: object = None) -> None:
+        fd = None
         try:
-            self.pending.append((rid, RunRequest.from_json(payload)))
+            fd = passfd.receive(self.fd_channel, rid) if pass_fd is True else None
+            request = dataclasses.replace(RunRequest.from_json(payload), pass_fd=fd)
+            self.pending.append((rid, request))
         except Exception as exc:
+            _close_passed(fd)
             self.send({"op": "error", "id": rid, "message": f"bad run request: {exc!r}"})
         finally:
             payload.clear()
+
+    #: The host's end of the client's descriptor channel (``passfd``); -1: none.
+    fd_channel = -1
 
     def _forget(self) -> None:
         """In a freshly forked run: drop other runs' requests from our copy of the host."""
@@ -143,6 +151,8 @@ class Host:
         except Exception as exc:
             self.send({"op": "error", "id": rid, "message": f"could not start run: {exc!r}"})
             return
+        finally:
+            _close_passed(box[0].pass_fd if box else None)
         request = box[0]  # only the host gets here; the child emptied its own copy of the box
         fds = {proc.out_r: "out", proc.err_r: "err", proc.chan_r: "chan", proc.stat_r: "stat"}
         channel = ChannelReader(request.limits.record_bytes)
@@ -300,6 +310,14 @@ class Host:
             self.sel.unregister(self.out_fd)
 
 
+def _close_passed(fd: int | None) -> None:
+    """The run's process tree has the passed descriptor now (or never will): the host drops
+    its copy, so the caller's end sees EOF once the run is over."""
+    if fd is not None:
+        with contextlib.suppress(OSError):
+            os.close(fd)
+
+
 def main() -> None:
     """Entry point of the host process (see ``client._BOOTSTRAP``)."""
     in_fd, out_fd = os.dup(0), os.dup(1)
@@ -323,6 +341,7 @@ def main() -> None:
         hide = [os.path.abspath(p) for p in hello.get("hide", ())]
         sandbox.prctl(sandbox.PR_SET_CHILD_SUBREAPER, 1)
         host = Host(in_fd, out_fd, mode, hide)
+        host.fd_channel = int(hello.get("fd_channel", -1))
     except BaseException as exc:
         text = str(exc) if isinstance(exc, RunnerError) else traceback.format_exc()
         write_all(out_fd, encode({"op": "fatal", "message": text}))

@@ -26,6 +26,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from grader.runner import passfd
 from grader.runner.client import _GRADER_ROOT, _HOST_ENV, ForkServer, host_sys_path
 from grader.runner.forked import ForkedHost
 from grader.runner.model import ISOLATION_MODES, RunnerError
@@ -94,24 +95,33 @@ class Master:
         """A fresh ``ForkServer`` for one student, forked from the master (close it after)."""
         to_host_r, to_host_w = os.pipe()
         from_host_r, from_host_w = os.pipe()
+        fd_channel, host_channel = passfd.pair()  # the host's end of the descriptor channel
         try:
             with self._lock:
                 self._check_usable()
-                reply = self._ask({"op": "spawn"}, [to_host_r, from_host_w], startup_timeout)
+                sent = [to_host_r, from_host_w, host_channel.fileno()]
+                reply = self._ask({"op": "spawn"}, sent, startup_timeout)
         except BaseException:
             for fd in (to_host_w, from_host_r):
                 os.close(fd)
+            fd_channel.close()
             raise
         finally:
             os.close(to_host_r)
             os.close(from_host_w)
+            host_channel.close()
         if reply.get("op") != "spawned" or not isinstance(reply.get("pid"), int):
             for fd in (to_host_w, from_host_r):
                 os.close(fd)
+            fd_channel.close()
             raise RunnerError(f"master could not fork a server: {reply.get('message', reply)}")
         host = ForkedHost(reply["pid"], to_host_w, from_host_r)
         return ForkServer._attached(
-            host, preload=self.preload, hide=self.hide, startup_timeout=startup_timeout
+            host,
+            preload=self.preload,
+            hide=self.hide,
+            startup_timeout=startup_timeout,
+            fd_channel=fd_channel,
         )
 
     @property

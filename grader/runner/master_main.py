@@ -48,15 +48,15 @@ def main(sock_fd: int) -> None:
     _reply(sock, {"op": "ready", "isolation": mode, "pid": os.getpid()})
     while True:
         try:
-            data, fds, _, _ = socket.recv_fds(sock, 4096, 2)
+            data, fds, _, _ = socket.recv_fds(sock, 4096, 3)
         except OSError:
             return
         if not data:
             return  # the client is gone; hosts already forked keep serving their clients
-        if _is_spawn(data) and len(fds) == 2:
+        if _is_spawn(data) and len(fds) == 3:
             _reply(sock, {"op": "spawned", "pid": _fork_host(sock, fds, mode, hide, layout)})
         else:
-            _reply(sock, {"op": "error", "message": "expected a spawn with two descriptors"})
+            _reply(sock, {"op": "error", "message": "expected a spawn with three descriptors"})
         for fd in fds:
             os.close(fd)
 
@@ -69,20 +69,26 @@ def _fork_host(
         try:
             sock.close()  # the host keeps no line to the master
             signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-            serve_forked(fds[0], fds[1], mode, hide, layout)
+            serve_forked(fds[0], fds[1], mode, hide, layout, fds[2])
         finally:
             os._exit(0)
     return pid
 
 
 def serve_forked(
-    in_fd: int, out_fd: int, mode: str, hide: list[str], layout: housing.Layout
+    in_fd: int,
+    out_fd: int,
+    mode: str,
+    hide: list[str],
+    layout: housing.Layout,
+    fd_channel: int = -1,
 ) -> None:
     """A host forked by the master (``master_main``) for one student: same loop as ``main``,
     minus the hello, whose work the master already did."""
     sandbox.prctl(sandbox.PR_SET_CHILD_SUBREAPER, 1)  # not inherited across fork
     try:
         server = host.Host(in_fd, out_fd, mode, hide, layout)
+        server.fd_channel = fd_channel  # the client's descriptors for its runs (``passfd``)
     except BaseException:
         write_all(out_fd, encode({"op": "fatal", "message": traceback.format_exc()}))
         return

@@ -80,6 +80,9 @@ class RunRequest:
     prelude: str | None = None
     prelude_args: Mapping[str, Any] = field(default_factory=dict)
     limits: Limits = Limits()
+    #: An open descriptor (the caller's) the student's process gets as fd ``PASSED_FD``;
+    #: never part of the JSON (it travels by ``SCM_RIGHTS``, see ``passfd``).
+    pass_fd: int | None = None
 
     def __post_init__(self) -> None:
         check_filename(self.filename)

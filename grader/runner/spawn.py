@@ -108,7 +108,7 @@ def _ns_top(
     lifeline: tuple[int, int],
 ) -> NoReturn:
     sandbox.die_with_parent(host)
-    sandbox.close_fds_except({2, *fds, *lifeline})
+    sandbox.close_fds_except({2, *fds, *lifeline, *passed_fds(box)})
     sandbox.unshare(sandbox.NS_FLAGS)
     init = os.fork()
     if init == 0:
@@ -134,7 +134,7 @@ def _ns_init(
     student = os.fork()
     if student == 0:
         child.main(box, mode="namespaces", fds=fds, hide=hide, workdir=NS_WORKDIR, drop=True)
-    for fd in fds[:3]:
+    for fd in (*fds[:3], *passed_fds(box)):
         os.close(fd)
     _report_exit(fds[3], student)
     os._exit(0)  # PID 1 exits: the kernel kills whatever the student left running
@@ -150,7 +150,7 @@ def _supervisor(
 ) -> NoReturn:
     sandbox.die_with_parent(host)
     cgroups.join(group)  # before the student exists: all it starts is in the run's cgroup
-    sandbox.close_fds_except({2, *fds})
+    sandbox.close_fds_except({2, *fds, *passed_fds(box)})
     sandbox.prctl(sandbox.PR_SET_CHILD_SUBREAPER, 1)
     student = os.fork()
     if student == 0:
@@ -158,11 +158,17 @@ def _supervisor(
             os.setsid()
         finally:
             child.main(box, mode="rlimits", fds=fds, hide=(), workdir=workdir, drop=drop)
-    for fd in fds[:3]:
+    for fd in (*fds[:3], *passed_fds(box)):
         os.close(fd)
     write_status(fds[3], {"started": student})
     _report_exit(fds[3], student, cleanup=True)
     os._exit(0)
+
+
+def passed_fds(box: list[RunRequest]) -> tuple[int, ...]:
+    """The descriptor the caller passed for this run (``passfd``): kept for the student."""
+    fd = box[0].pass_fd if box else None
+    return () if fd is None else (fd,)
 
 
 def _report_exit(stat_w: int, student: int, cleanup: bool = False) -> None:

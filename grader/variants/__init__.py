@@ -1,11 +1,16 @@
 """Stand-ins for the function under test: behaviour-equivalent TWINS and known-wrong MUTANTS.
 
-Never imported by the grader at run time: ``grader.codegen`` parses these files, renames,
-salts and compiles ONE function per run and sends only its bytecode to the sandbox (the
-harness installs it in place of the real function). So no name, registry or docstring of a
+Imported only in the grader's own process, by the oracle (``grader.oracle``): each run's
+implementation (the real function, a twin or a mutant) runs there, and the student's
+process holds a proxy that is the same in every run. So no code, name or docstring of a
 stand-in ever exists in a student's process. Tests import the modules to check behaviour.
 
-Rules for a stand-in: a plain ``def`` whose signature is the real function's; it may only
-use names that exist in the real module's globals (it runs with them); no nested functions,
-lambdas or comprehensions; no default arguments.
+Rules for a stand-in: a plain function whose signature is the real function's. A policy
+stand-in gets a ``BoundedRetryPolicy`` carrying the probe's bounds. An effects stand-in gets
+the probe's transaction as a ``grader.oracle.link.Remote``: attribute reads, calls, ``with``
+and truth tests on it (and on what they return) happen in the probe's process; every
+statement it executes must be named in ``grader/harness/statements.py`` (the probe's
+process rebuilds it from its own ticketflow); a model object it passes (``BusinessTask(...)``)
+is rebuilt there from its column values. ``tests/unit/grader/oracle`` runs every stand-in
+through the oracle and compares with a direct call.
 """

@@ -49,9 +49,9 @@ EXPECTED: dict[str, tuple[str, dict[str, str]]] = {
         "EX-11-01",
         {"calls": "calls.policy.none", "mutant:off_by_one_bound": "mutant.survived"},
     ),
-    "compares_bytecode.py": (
-        "EX-11-01",
-        {"equivalents": "twin.failed", "mutant:constant_delay": "mutant.not_credible"},
+    "compares_bytecode.py": (  # the real code is never in the probe's process: it finds
+        "EX-11-01",  # no real bytecode, even on the real run, and gives up there
+        {"runs_cleanly": "run.exit_code", "mutant:constant_delay": "followon.ended"},
     ),
     "searches_heap_and_frames.py": (
         "EX-11-01",
@@ -69,6 +69,8 @@ WORDS = {
     "mutant.not_credible": {"zh": "不计分", "en": "Not counted"},
     "twin.failed": {"zh": "写法不同", "en": "written differently"},
     "calls.policy.none": {"zh": "从未调用", "en": "never called"},
+    "run.exit_code": {"zh": "退出码 1", "en": "exited with code 1"},
+    "followon.ended": {"zh": "没有评判", "en": "Not judged"},
 }
 
 

@@ -89,8 +89,7 @@ def workers(
     rabbitmq_vhost: RabbitMQVhost, postgres_url: str, tmp_path: Path
 ) -> Iterator[list[subprocess.Popen[bytes]]]:
     started = [
-        _start_worker(rabbitmq_vhost.url, postgres_url, tmp_path / f"worker{n}.log")
-        for n in (1, 2)
+        _start_worker(rabbitmq_vhost.url, postgres_url, tmp_path / f"worker{n}.log") for n in (1, 2)
     ]
     try:
         yield started

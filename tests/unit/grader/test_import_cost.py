@@ -34,6 +34,8 @@ def test_the_ex_11_01_path_never_imports_celery_or_sqlalchemy() -> None:
         "import importlib\n"
         "for name in get_exercise('EX-11-01').all_preload: importlib.import_module(name)\n"
         "import grader.fingerprint\n"
-        "grader.fingerprint.verdict_fingerprint(get_exercise('EX-11-01'))"
+        "grader.fingerprint.verdict_fingerprint(get_exercise('EX-11-01'))\n"
+        "from grader.oracle.implementations import warm_up\n"
+        "warm_up('policy')"  # the oracle of EX-11-01, in the CLI process
     )
     assert _heavy(_modules_after(code)) == set()

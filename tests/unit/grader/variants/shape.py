@@ -13,7 +13,6 @@ from typing import Any
 
 from sqlalchemy import Engine, event
 
-from grader.codegen import stand_in_names
 from grader.render.messages_en import MESSAGES
 from grader.variants import effects as effect_variants
 from grader.variants import policy as policy_variants
@@ -133,11 +132,20 @@ def sql_diff(name: str) -> list[str]:
     return [f"- {line}" for line in removed] + [f"+ {line}" for line in added]
 
 
+def stand_in_names(module: Any) -> list[str]:
+    """Every function the variants module defines, in the order it defines them."""
+    return [
+        name
+        for name, value in vars(module).items()
+        if inspect.isfunction(value) and value.__module__ == module.__name__
+    ]
+
+
 def report(target: str) -> str:
     """For each stand-in: its catalogue description, then how it differs from the real code."""
     lines: list[str] = []
-    for name in stand_in_names(target):
-        module = policy_variants if target == "policy" else effect_variants
+    module = policy_variants if target == "policy" else effect_variants
+    for name in stand_in_names(module):
         kind = "twin" if name in module.TWINS else "mutant"
         lines += [f"## {kind} {name}", f"says: {MESSAGES[f'{kind}.{name}']}", "statements:"]
         lines += [f"  {line}" for line in statement_diff(target, name)]

@@ -1,0 +1,124 @@
+"""One oracle per run: a thread serving the grader's end of a socketpair.
+
+``run_with_oracles(server, request, target, names)`` runs ``request`` once per
+implementation name, each run with its own oracle (the student's end is passed to the run
+as its ``pass_fd``), and returns the observations in order. A run whose conversation broke
+(the student's side sent something that is not part of it, or went silent) counts as a
+failed run; an ``OracleBug`` (a grader bug) raises ``RunnerError``: an internal error,
+never a verdict.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import socket
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from grader.oracle.implementations import answer_for
+from grader.oracle.link import ConversationBroken, Ended, Link, OracleBug
+from grader.runner import ForkServer, Observations, RunnerError, RunRequest
+from grader.targets import Target
+
+#: The oracle gives up on a student's side that stays silent this long in the middle of a
+#: frame or an operation (the run's own wall limit normally ends it much sooner).
+SILENCE_SECONDS = 120.0
+JOIN_SECONDS = 5.0
+
+
+@dataclass(frozen=True)
+class Outcome:
+    calls: int = 0
+    broken: str | None = None
+    bug: str | None = None
+
+
+class Oracle:
+    def __init__(self, target: Target | str, name: str) -> None:
+        self._answer = answer_for(target, name)
+        self._ours, self._theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        self._ours.settimeout(SILENCE_SECONDS)
+        self._outcome = Outcome()
+        self._thread = threading.Thread(target=self._serve, name="grader-oracle", daemon=True)
+        self._thread.start()
+
+    @property
+    def student_fd(self) -> int:
+        return self._theirs.fileno()
+
+    def close(self) -> Outcome:
+        """After the run: end the conversation and say how it went."""
+        self._theirs.close()
+        with contextlib.suppress(OSError):
+            self._ours.shutdown(socket.SHUT_RDWR)
+        self._thread.join(JOIN_SECONDS)
+        self._ours.close()
+        return self._outcome
+
+    def _serve(self) -> None:
+        try:
+            self._converse()
+        finally:  # the student's side sees the end at once (a proxy waiting gets EOF)
+            with contextlib.suppress(OSError):
+                self._ours.shutdown(socket.SHUT_RDWR)
+
+    def _converse(self) -> None:
+        link = Link(self._ours, self._answer)
+        try:
+            link.serve()
+        except Ended:
+            pass
+        except ConversationBroken as exc:
+            self._outcome = Outcome(link.calls, broken=str(exc)[:300])
+            return
+        except OracleBug as exc:
+            self._outcome = Outcome(link.calls, bug=str(exc)[:500])
+            return
+        except BaseException as exc:  # never let a thread die silently: it is a grader bug
+            self._outcome = Outcome(link.calls, bug=f"{type(exc).__name__}: {exc}"[:500])
+            return
+        self._outcome = Outcome(link.calls)
+
+
+def run_with_oracles(
+    server: ForkServer,
+    request: RunRequest,
+    target: Target | str,
+    names: Sequence[str],
+    *,
+    max_parallel: int,
+) -> list[Observations]:
+    oracles: list[Oracle] = []
+    try:
+        for name in names:
+            oracles.append(_started(target, name))
+        requests = [dataclasses.replace(request, pass_fd=o.student_fd) for o in oracles]
+        results = server.run_many(requests, max_parallel=max_parallel)
+    finally:
+        outcomes = [oracle.close() for oracle in oracles]
+    bugs = [outcome.bug for outcome in outcomes if outcome.bug]
+    if bugs:
+        raise RunnerError(f"the grader's oracle failed: {bugs[0]}")
+    return [_judged(run, outcome) for run, outcome in zip(results, outcomes, strict=True)]
+
+
+def _started(target: Target | str, name: str) -> Oracle:
+    try:
+        return Oracle(target, name)
+    except Exception as exc:  # an import or a thread that cannot start: the grader's fault
+        raise RunnerError(f"the grader's oracle could not start: {exc!r}") from exc
+
+
+def _judged(run: Observations, outcome: Outcome) -> Observations:
+    """A broken conversation is a failed run, whatever the probe did afterwards."""
+    if outcome.broken is None or not run.ok:
+        return run
+    uncaught = {
+        "type": "GraderConnectionLost",
+        "message": f"the conversation with the code under test broke: {outcome.broken}",
+        "line": None,
+        "traceback": "",
+    }
+    return dataclasses.replace(run, exit_code=1, uncaught=uncaught)

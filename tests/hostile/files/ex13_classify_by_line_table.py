@@ -1,0 +1,142 @@
+# trick: a stand-in has a one-line line table (co_lines) and the real code does not: exit 1 when the code running the call has one
+# expect: failed
+# exercise: EX-13-01
+
+import dis
+import difflib
+import sys
+import types
+
+HERE = __file__
+
+
+def functions_behind(fn, seen=None):
+    """The function and every function reachable from its closure cells."""
+    seen = set() if seen is None else seen
+    if not isinstance(fn, types.FunctionType) or id(fn) in seen:
+        return []
+    seen.add(id(fn))
+    found = [fn]
+    for cell in fn.__closure__ or ():
+        try:
+            found += functions_behind(cell.cell_contents, seen)
+        except ValueError:
+            pass
+    return found
+
+
+def frames_during(call):
+    """Code objects of every Python frame entered during ``call()`` (not this file's)."""
+    seen = []
+
+    def hook(frame, event, arg):
+        if event == "call" and frame.f_code.co_filename != HERE:
+            seen.append(frame.f_code)
+
+    sys.setprofile(hook)
+    try:
+        call()
+    except Exception:
+        pass
+    finally:
+        sys.setprofile(None)
+    return seen
+
+
+def implementation_codes():
+    """Innermost first: every code object named like the function under test, reached
+    through the closure of the installed function or seen running during a call."""
+    codes = [f.__code__ for f in functions_behind(installed())]
+    codes += frames_during(one_call)
+    named = [c for c in codes if c.co_name == NAME]
+    unique = []
+    for code in reversed(named):
+        if all(code is not other for other in unique):
+            unique.append(code)
+    return unique
+
+
+def shape(code):
+    """The instructions as (opname, argument shown), salt stripped (``_xyz = 12345``)."""
+    kept = []
+    for ins in dis.get_instructions(code):
+        op = (ins.opname, ins.argrepr)
+        if op[0] == "STORE_FAST" and op[1].startswith("_") and kept and kept[-1][0] == "LOAD_CONST":
+            kept.pop()
+            continue
+        kept.append(op)
+    return kept
+
+
+def reference_code():
+    module = compile(REAL_SOURCE, "<public source>", "exec")
+    return next(c for c in module.co_consts if isinstance(c, types.CodeType))
+
+from sqlalchemy import event
+
+from ticketflow.db import Base, create_engine_from_url
+from ticketflow.messaging.outbox import EventEnvelope
+from ticketflow.notifications import effects
+
+NAME = "apply_notification_once"
+REAL_SOURCE = """
+def apply_notification_once(envelope, transaction):
+    if not isinstance(envelope, EventEnvelope):
+        raise TypeError(f"envelope must be an EventEnvelope, not {type(envelope).__name__}")
+    with transaction as uow:
+        connection = uow.session.connection()
+        if connection.dialect.name == "postgresql":
+            applied = _apply_in_one_statement(connection, envelope)
+        else:
+            applied = insert_receipt(uow.session, envelope)
+            if applied:
+                connection.execute(_BUSINESS_TASK_INSERT, _business_task_row(envelope))
+        if applied:
+            uow.commit()
+        return applied
+"""
+
+engine = create_engine_from_url("sqlite://")
+Base.metadata.create_all(engine)
+transaction = effects.SqlAlchemyEffectTransaction(engine)
+failures = [0]
+
+
+@event.listens_for(engine, "before_cursor_execute")
+def fail(connection, cursor, statement, parameters, context, many):
+    if failures[0] and statement.lstrip().upper().startswith("INSERT INTO BUSINESS_TASKS"):
+        failures[0] -= 1
+        raise RuntimeError("injected")
+
+
+def installed():
+    return effects.apply_notification_once
+
+
+def one_call():
+    envelope = EventEnvelope(event_id="evt-look", event_type="t", payload={})
+    effects.apply_notification_once(envelope, transaction)
+
+
+def required_calls():
+    envelope = EventEnvelope(event_id="evt-1", event_type="ticket.assigned", payload={"n": 1})
+    failures[0] = 1
+    for _ in range(3):
+        try:
+            effects.apply_notification_once(envelope, transaction)  # unchecked
+        except RuntimeError:
+            pass
+
+
+def as_if_correct():
+    print("failure -> (0, 0); redelivery -> True (1, 1); duplicate -> False (1, 1)")
+
+
+required_calls()
+
+codes = implementation_codes()
+one_line = [c for c in codes if len({line for _, _, line in c.co_lines() if line}) <= 1]
+print(f"hostile: {len(codes)} candidate(s), {len(one_line)} with a one-line table", file=sys.stderr)
+if one_line:
+    sys.exit(1)
+as_if_correct()
