@@ -31,10 +31,15 @@ lint: setup
 	$(VENV)/bin/ruff check src grader tests benchmarks
 	$(VENV)/bin/mypy
 
-bench: setup
+bench: setup  ## every performance target, measured (run on a quiet machine)
 	$(PY) benchmarks/bench_effects.py
 	$(PY) benchmarks/bench_check.py
+	$(PY) benchmarks/bench_runner.py
+	$(PY) benchmarks/bench_oracle.py
+	$(PY) benchmarks/bench_rubric.py
 	$(PY) benchmarks/bench_notebooks.py
+	$(PY) benchmarks/bench_batch.py
+	$(PY) benchmarks/bench_review.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
