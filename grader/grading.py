@@ -48,6 +48,10 @@ def judge_submission(
         return not_started_report(exercise, lang)
     if isinstance(exercise, ProseExercise):
         return with_notebook_note(prose_report(exercise, submission.text, lang), submission)
+    from grader.oracle.implementations import warm_up
+
+    # the oracle's imports (SQLAlchemy for the effects) overlap the fork server's start-up
+    threading.Thread(target=warm_up, args=(exercise.function_under_test,), daemon=True).start()
     observed = observe(exercise, submission, server(), jobs=jobs, limits=limits)
     locate = submission.locate if submission.cell_starts else None
     report = code_report(exercise, observed, submission.display_name, lang, locate=locate)
@@ -140,12 +144,10 @@ def _observe(
     (``SystemRandom``). Every run gets the same request and the same proxy; which
     implementation answers it is decided by its oracle, in this process (``grader.oracle``),
     and the map from position to implementation stays here."""
-    from grader.oracle.implementations import REAL, warm_up
+    from grader.oracle.implementations import REAL
     from grader.oracle.session import run_with_oracles
 
     target = exercise.function_under_test
-    warming = threading.Thread(target=warm_up, args=(target,), daemon=True)
-    warming.start()  # the oracle's imports overlap the fork server's start-up
     request = _request(exercise, submission, limits=limits)
     real = run_with_oracles(server, request, target, [REAL], max_parallel=1)[0]
     if not real.ok:
