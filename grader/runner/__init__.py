@@ -7,8 +7,8 @@ Import chain is deliberately light (stdlib only; no celery/sqlalchemy/rich).
 """
 
 from grader.runner.channel import Recorder
-from grader.runner.client import ForkServer, run_once, shared_fork_server
-from grader.runner.master import Master, shared_master
+from grader.runner.client import ForkServer, run_once
+from grader.runner.master import Master
 from grader.runner.model import (
     LIMIT_KINDS,
     Limits,
@@ -29,6 +29,4 @@ __all__ = [
     "RunRequest",
     "RunnerError",
     "run_once",
-    "shared_fork_server",
-    "shared_master",
 ]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import atexit
 import contextlib
 import json
 import os
@@ -308,36 +307,3 @@ def run_once(
     """Start a host, run one request, stop the host."""
     with ForkServer(preload=preload, hide=hide, isolation=isolation) as server:
         return server.run(request)
-
-
-_shared_lock = threading.Lock()
-_shared: tuple[tuple[Any, ...], ForkServer] | None = None
-
-
-def shared_fork_server(preload: Sequence[str], hide: Sequence[str | Path] = ()) -> ForkServer:
-    """A process-wide cached server (isolation "auto"), e.g. for a warm notebook kernel.
-
-    Restarted when it died, when ``preload``/``hide`` differ from the cached one, or after a
-    fork of this process; closed at interpreter exit.
-    """
-    global _shared
-    key = (tuple(preload), tuple(str(Path(p).absolute()) for p in hide), os.getpid())
-    with _shared_lock:
-        if _shared is not None:
-            cached_key, server = _shared
-            if cached_key == key and server.alive:
-                return server
-            if cached_key[2] == os.getpid():
-                server.close()
-            _shared = None
-        server = ForkServer(preload=preload, hide=hide)
-        _shared = (key, server)
-        return server
-
-
-@atexit.register
-def _close_shared() -> None:
-    global _shared
-    if _shared is not None and _shared[0][2] == os.getpid():
-        _shared[1].close()
-    _shared = None

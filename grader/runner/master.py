@@ -13,7 +13,6 @@ a ``spawn`` packet carries the new host's two pipe ends (``SCM_RIGHTS``).
 
 from __future__ import annotations
 
-import atexit
 import contextlib
 import json
 import os
@@ -172,34 +171,3 @@ class Master:
         except ValueError as exc:
             raise RunnerError(f"master protocol broken: {exc}") from exc
         return reply if isinstance(reply, dict) else {}
-
-
-_shared_lock = threading.Lock()
-_shared: tuple[tuple[Any, ...], Master] | None = None
-
-
-def shared_master(preload: Sequence[str], hide: Sequence[str | Path] = ()) -> Master:
-    """A process-wide master (isolation "auto"), e.g. one per notebook kernel: take a fresh
-    ``server()`` from it per check. Restarted when it died, when ``preload``/``hide``
-    differ, or after a fork of this process; closed at interpreter exit."""
-    global _shared
-    key = (tuple(preload), tuple(str(Path(p).absolute()) for p in hide), os.getpid())
-    with _shared_lock:
-        if _shared is not None:
-            cached_key, master = _shared
-            if cached_key == key and master.alive:
-                return master
-            if cached_key[2] == os.getpid():
-                master.close()
-            _shared = None
-        master = Master(preload=preload, hide=hide)
-        _shared = (key, master)
-        return master
-
-
-@atexit.register
-def _close_shared() -> None:
-    global _shared
-    if _shared is not None and _shared[0][2] == os.getpid():
-        _shared[1].close()
-    _shared = None

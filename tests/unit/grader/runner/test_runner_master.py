@@ -8,8 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from grader.runner import ForkServer, Master, RunnerError, RunRequest, shared_master
-from grader.runner.master import _close_shared
+from grader.runner import Master, RunnerError, RunRequest
 from tests.unit.grader.runner.helpers import namespaces_skip_reason, run
 
 
@@ -107,16 +106,3 @@ def test_master_start_failures_are_runner_errors() -> None:
         Master(isolation="chroot")
     with pytest.raises(RunnerError, match="no_such_module_for_preload"):
         Master(preload=["no_such_module_for_preload"], isolation="rlimits")
-
-
-def test_shared_master_is_cached_per_preload() -> None:
-    try:
-        first = shared_master(["json"])
-        assert shared_master(["json"]) is first
-        second = shared_master(["json", "decimal"])
-        assert second is not first and not first.alive
-        with second.server() as server:
-            assert isinstance(server, ForkServer)
-            assert run(server, "print('ok')").stdout == "ok\n"
-    finally:
-        _close_shared()

@@ -7,7 +7,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -25,10 +24,8 @@ from grader.runner import (
     report,
     run_once,
     sandbox,
-    shared_fork_server,
 )
 from grader.runner.channel import MAX_LINE, ChannelReader
-from grader.runner.client import _close_shared
 from grader.runner.protocol import MAX_FRAME, FrameDecoder, encode
 
 json_values = st.recursive(
@@ -192,23 +189,6 @@ def test_host_death_is_a_runner_error() -> None:
         assert not server.alive
         with pytest.raises(RunnerError, match=r"not usable|exited"):
             server.run(RunRequest("print(1)", "p.py"))
-
-
-def test_shared_fork_server_is_cached_and_restarted() -> None:
-    try:
-        first = shared_fork_server(["json"])
-        assert shared_fork_server(["json"]) is first
-        second = shared_fork_server(["json", "decimal"])
-        assert second is not first and not first.alive
-        os.kill(second.pid, signal.SIGKILL)
-        deadline = time.monotonic() + 5
-        while second.alive and time.monotonic() < deadline:
-            time.sleep(0.01)
-        third = shared_fork_server(["json", "decimal"])
-        assert third is not second and third.alive
-        assert third.run(RunRequest("import decimal; print('ok')", "p.py")).stdout == "ok\n"
-    finally:
-        _close_shared()
 
 
 def test_import_chain_stays_light() -> None:
