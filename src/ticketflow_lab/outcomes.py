@@ -16,7 +16,6 @@ from ticketflow_lab.timeline import render_table
 
 # What a plan expects to find at the end, per event.
 EXPECT_EFFECT = "effect"
-DEAD_LETTER_EXPECTATIONS = ("poison_message", "retries_exhausted", "permanent_failure")
 
 
 @dataclass(frozen=True)
