@@ -79,7 +79,7 @@ def two_gradebooks(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[t
         return
     reason = postgres_unreachable()
     if reason:
-        pytest.skip(reason)
+        pytest.skip(reason)  # "PostgreSQL is unreachable at host:port; ..."
     with ExitStack() as stack:
         whole = stack.enter_context(temporary_postgres_database("tf_batch"))
         killed = stack.enter_context(temporary_postgres_database("tf_batch"))
