@@ -2,8 +2,8 @@
 
 Code exercises: the real run first; if it passed, one run per twin and per mutant, in a
 random order and in parallel, each answered by its own oracle (``grader.oracle``: the
-implementation runs in this process, the probe holds a proxy); then ``verdict`` judges the
-observations. Prose exercises are judged in process by the rubric.
+implementation runs in the student's oracle process, the probe holds a proxy); then
+``verdict`` judges the observations. Prose exercises are judged in process by the rubric.
 Nothing here prints, finds files or starts servers: ``grader.service`` does that, for every
 front end.
 """
@@ -25,10 +25,14 @@ from grader.verdict import Observed
 from grader.whereabouts import Locate
 
 if TYPE_CHECKING:
+    from grader.oracle.session import OracleSource
     from grader.runner import ForkServer, Limits, RunRequest
+    from grader.targets import Target
 
 #: Gives the fork server of the student being graded (started on first use).
 ServerFor = Callable[[], "ForkServer"]
+#: Gives the student's oracle process (started on first use, warming up for the target).
+OraclesFor = Callable[["Target"], "OracleSource"]
 
 PRELUDE = "grader.harness.prelude:install"
 TWIN, MUTANT = "twin", "mutant"
@@ -40,19 +44,27 @@ def judge_submission(
     *,
     lang: str,
     server: ServerFor,
+    oracles: OraclesFor | None = None,
     jobs: int = 2,
     limits: Limits | None = None,
 ) -> CheckReport:
-    """The report for ``submission``; ``server()`` is called only if something must run."""
+    """The report for ``submission``; ``server()`` and ``oracles()`` are called only if
+    something must run. Without ``oracles`` the oracles are threads of this process."""
     if is_untouched_starter(exercise.id, submission.text):
         return not_started_report(exercise, lang)
     if isinstance(exercise, ProseExercise):
         return with_notebook_note(prose_report(exercise, submission.text, lang), submission)
-    from grader.oracle.implementations import warm_up
+    target = exercise.function_under_test
+    if oracles is None:
+        from grader.oracle.implementations import warm_up
+        from grader.oracle.session import LocalOracles
 
-    # the oracle's imports (SQLAlchemy for the effects) overlap the fork server's start-up
-    threading.Thread(target=warm_up, args=(exercise.function_under_test,), daemon=True).start()
-    observed = observe(exercise, submission, server(), jobs=jobs, limits=limits)
+        # the oracle's imports (SQLAlchemy for the effects) overlap the server's start-up
+        threading.Thread(target=warm_up, args=(target,), daemon=True).start()
+        source: OracleSource = LocalOracles()
+    else:
+        source = oracles(target)  # first: it warms up while the student's server starts
+    observed = observe(exercise, submission, server(), source, jobs=jobs, limits=limits)
     locate = submission.locate if submission.cell_starts else None
     report = code_report(exercise, observed, submission.display_name, lang, locate=locate)
     return with_notebook_note(report, submission)
@@ -118,15 +130,17 @@ def observe(
     exercise: CodeExercise,
     submission: Submission,
     server: ForkServer,
+    source: OracleSource | None = None,
     *,
     jobs: int = 2,
     limits: Limits | None = None,
 ) -> Observed:
-    """Run the probe on the real code, then (only if that passed) on every twin and mutant."""
+    """Run the probe on the real code, then (only if that passed) on every twin and mutant;
+    ``source``: where the oracles live (default: threads of this process)."""
     from grader.runner import RunnerError
 
     try:
-        return _observe(exercise, submission, server, jobs=jobs, limits=limits)
+        return _observe(exercise, submission, server, source, jobs=jobs, limits=limits)
     except RunnerError as error:
         raise RunnerFailure(detail=str(error).strip().splitlines()[-1][:500]) from error
 
@@ -135,6 +149,7 @@ def _observe(
     exercise: CodeExercise,
     submission: Submission,
     server: ForkServer,
+    source: OracleSource | None = None,
     *,
     jobs: int = 2,
     limits: Limits | None = None,
@@ -142,21 +157,21 @@ def _observe(
     """The real run alone first: if it fails, nothing else is worth running (a probe that hits
     the wall limit costs one limit, not one per batch). Then twins and mutants, shuffled
     (``SystemRandom``). Every run gets the same request and the same proxy; which
-    implementation answers it is decided by its oracle, in this process (``grader.oracle``),
+    implementation answers it is decided by its oracle (``grader.oracle``),
     and the map from position to implementation stays here."""
     from grader.oracle.implementations import REAL
     from grader.oracle.session import run_with_oracles
 
     target = exercise.function_under_test
     request = _request(exercise, submission, limits=limits)
-    real = run_with_oracles(server, request, target, [REAL], max_parallel=1)[0]
+    real = run_with_oracles(server, request, target, [REAL], max_parallel=1, source=source)[0]
     if not real.ok:
         return Observed(real, isolation=real.isolation)
     plan = [(TWIN, name) for name in exercise.twins]
     plan += [(MUTANT, name) for name in exercise.mutants]
     random.SystemRandom().shuffle(plan)
     names = [name for _, name in plan]
-    results = run_with_oracles(server, request, target, names, max_parallel=jobs)
+    results = run_with_oracles(server, request, target, names, max_parallel=jobs, source=source)
     twins = {name: run for (kind, name), run in zip(plan, results, strict=True) if kind == TWIN}
     mutants = {name: run for (kind, name), run in zip(plan, results, strict=True) if kind == MUTANT}
     return Observed(real, twins, mutants, isolation=real.isolation)

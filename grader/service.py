@@ -24,11 +24,11 @@ The rules live here and nowhere else:
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from grader import cache
 from grader.course import find_course_root, hidden_paths, submission_path
@@ -41,7 +41,11 @@ from grader.submission import Submission, load_submission
 
 if TYPE_CHECKING:
     from grader.listing import ListEntry
+    from grader.oracle.remote import OracleProcess
     from grader.runner import ForkServer, Master
+    from grader.targets import Target
+
+T = TypeVar("T")
 
 __all__ = ["Checked", "GradingService", "GradingSettings", "StudentSession", "merged_preload"]
 
@@ -175,6 +179,7 @@ class StudentSession:
         self._service = service
         self._preload = preload
         self._server: ForkServer | None = None
+        self._oracles: OracleProcess | None = None
 
     def judge(
         self, exercise: Exercise, submission: Submission, *, lang: str | None = None
@@ -193,6 +198,7 @@ class StudentSession:
             submission,
             lang=lang or settings.lang,
             server=self.server,
+            oracles=self.oracles,
             jobs=settings.jobs,
             limits=settings.limits,
         )
@@ -200,8 +206,21 @@ class StudentSession:
     def server(self) -> ForkServer:
         """This student's fork server, started on first use; never given to anyone else."""
         if self._server is None:
-            self._server = _start_server(self._preload, self._service)
+            self._server = _from_master(
+                self._service, lambda master: master.server(), self._preload
+            )
         return self._server
+
+    def oracles(self, warm: Target) -> OracleProcess:
+        """This student's oracle process (``grader.oracle.remote``), started on first use
+        (importing what ``warm``'s oracle needs); never given to anyone else."""
+        if self._oracles is None:
+            from grader.oracle.remote import OracleProcess
+
+            self._oracles = _from_master(
+                self._service, lambda master: OracleProcess.start(master, warm), self._preload
+            )
+        return self._oracles
 
     @property
     def isolation(self) -> str | None:
@@ -209,6 +228,9 @@ class StudentSession:
         return None if self._server is None else self._server.isolation
 
     def close(self) -> None:
+        if self._oracles is not None:
+            self._oracles.close()
+            self._oracles = None
         if self._server is not None:
             self._server.close()
             self._server = None
@@ -222,13 +244,16 @@ def merged_preload(exercises: Sequence[Exercise]) -> tuple[str, ...]:
     return (*dict.fromkeys(plain), *dict.fromkeys(warm_ups))
 
 
-def _start_server(preload: tuple[str, ...], service: GradingService) -> ForkServer:
-    """A fresh fork server for one student, from the service's master for ``preload``."""
+def _from_master(
+    service: GradingService, make: Callable[[Master], T], preload: tuple[str, ...]
+) -> T:
+    """``make(master)`` with the service's master for ``preload`` (a fresh fork server or
+    oracle process for one student); the master's failures become the grader's errors."""
     from grader.runner import RunnerError
 
     mode = service.settings.isolation
     try:
-        return service.master(preload).server()
+        return make(service.master(preload))
     except RunnerError as error:
         detail = str(error).strip().splitlines()[-1][:500] if str(error).strip() else "?"
         if mode == "namespaces":

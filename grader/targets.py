@@ -24,7 +24,7 @@ class Target:
 
     ``module`` and ``function`` (a qualified name: ``"Class.method"`` or ``"function"``)
     locate the real code. ``stand_ins``: the file whose top-level functions are the twins
-    and mutants (loaded only in the grader's process, by ``grader.oracle``). ``preload``:
+    and mutants (loaded only by ``grader.oracle``, never in a run's ancestry). ``preload``:
     modules the fork server imports once for every probe of this target (entries
     ``"module:function"`` are warm-ups called there once). ``instrument``:
     ``"module:function"`` of a dedicated recording proxy in ``grader.harness``; empty means

@@ -1,10 +1,12 @@
 """The implementation under test, out of the student's reach.
 
-Every run of a code probe (on the real code, a twin or a mutant) gets an ``Oracle``: a
-thread of the grader's own process serving one end of a ``socketpair``; the other end is
-passed to the run (``grader.runner.passfd``) and the student's process holds only a proxy
+Every run of a code probe (on the real code, a twin or a mutant) gets an oracle: a thread
+serving one end of a ``socketpair``, in the student's oracle process (``remote``: forked
+from the master, never sandboxed, never running student code) or, for a server not made by
+a master, in the grader's own process (``session.LocalOracles``); the other end is passed to
+the run (``grader.runner.passfd``) and the student's process holds only a proxy
 (``grader.harness``) whose code is the same in every run. The implementation (the real,
-unmodified ticketflow function, or a function of ``grader/variants``) runs HERE, on
+unmodified ticketflow function, or a function of ``grader/variants``) runs in the oracle, on
 stand-ins: the policy gets the call's facts; the effects function gets a ``Remote`` for the
 student's transaction, whose every operation is performed in the student's process
 (``link``). Nothing of the implementation but its behaviour reaches the student: the values

@@ -2,8 +2,8 @@
 
 Both come from the target's declaration (``grader.targets``): the real function is imported
 from ``module`` and ``function``; twins and mutants are the top-level functions of the
-target's ``stand_ins`` file. Only the grader's process loads that file; the name chosen for
-a run stays here (``grading`` shuffles the runs and keeps the map).
+target's ``stand_ins`` file. Only an oracle loads that file (never the master or a run);
+the name chosen for a run stays here (``grading`` shuffles the runs and keeps the map).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from typing import Any
 from grader.oracle.link import Answer
 from grader.targets import VARIANTS_DIR, Target, get_target
 
-#: The real implementation of each target (never a patched copy: the grader's process is
+#: The real implementation of each target (never a patched copy: the oracle's process is
 #: never instrumented).
 REAL = "real"
 

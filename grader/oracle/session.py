@@ -1,8 +1,10 @@
 """One oracle per run: a thread serving the grader's end of a socketpair.
 
-``run_with_oracles(server, request, target, names)`` runs ``request`` once per
+``run_with_oracles(server, request, target, names, source=...)`` runs ``request`` once per
 implementation name, each run with its own oracle (the student's end is passed to the run
-as its ``pass_fd``), and returns the observations in order. A run whose conversation broke
+as its ``pass_fd``), and returns the observations in order. The oracles live in the
+student's oracle process (``grader.oracle.remote``, what the service uses) or on threads
+of this process (``LocalOracles``). A run whose conversation broke
 (the student's side sent something that is not part of it, or went silent) counts as a
 failed run; an ``OracleBug`` (a grader bug) raises ``RunnerError``: an internal error,
 never a verdict.
@@ -16,9 +18,10 @@ import socket
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from grader.oracle.implementations import answer_for
-from grader.oracle.link import ConversationBroken, Ended, Link, OracleBug
+from grader.oracle.link import Answer, ConversationBroken, Ended, Link, OracleBug
 from grader.runner import ForkServer, Observations, RunnerError, RunRequest
 from grader.targets import Target
 
@@ -35,13 +38,54 @@ class Outcome:
     bug: str | None = None
 
 
+class OracleHandle(Protocol):
+    """One run's oracle: the student's end to pass to the run, and how it went."""
+
+    @property
+    def student_fd(self) -> int: ...
+
+    def close(self) -> Outcome:
+        """After the run: end the conversation and say how it went."""
+        ...
+
+
+class OracleSource(Protocol):
+    """Where the oracles of one student's runs live (this process, or an oracle process)."""
+
+    def oracle(self, target: Target | str, name: str) -> OracleHandle: ...
+
+
+def converse(sock: socket.socket, answer: Answer) -> Outcome:
+    """Serve one conversation on ``sock`` until it ends; how it went (never raises)."""
+    link = Link(sock, answer)
+    try:
+        try:
+            link.serve()
+        except Ended:
+            pass
+        except ConversationBroken as exc:
+            return Outcome(link.calls, broken=str(exc)[:300])
+        except OracleBug as exc:
+            return Outcome(link.calls, bug=str(exc)[:500])
+        except BaseException as exc:  # never let a thread die silently: it is a grader bug
+            return Outcome(link.calls, bug=f"{type(exc).__name__}: {exc}"[:500])
+        return Outcome(link.calls)
+    finally:  # the student's side sees the end at once (a proxy waiting gets EOF)
+        with contextlib.suppress(OSError):
+            sock.shutdown(socket.SHUT_RDWR)
+
+
 class Oracle:
+    """An oracle on a thread of this process (``LocalOracles``; tests drive it directly)."""
+
     def __init__(self, target: Target | str, name: str) -> None:
-        self._answer = answer_for(target, name)
+        answer = answer_for(target, name)
         self._ours, self._theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         self._ours.settimeout(SILENCE_SECONDS)
         self._outcome = Outcome()
-        self._thread = threading.Thread(target=self._serve, name="grader-oracle", daemon=True)
+        self._thread = threading.Thread(
+            target=self._serve, args=(answer,), name="grader-oracle", daemon=True
+        )
         self._thread.start()
 
     @property
@@ -49,7 +93,6 @@ class Oracle:
         return self._theirs.fileno()
 
     def close(self) -> Outcome:
-        """After the run: end the conversation and say how it went."""
         self._theirs.close()
         with contextlib.suppress(OSError):
             self._ours.shutdown(socket.SHUT_RDWR)
@@ -57,29 +100,15 @@ class Oracle:
         self._ours.close()
         return self._outcome
 
-    def _serve(self) -> None:
-        try:
-            self._converse()
-        finally:  # the student's side sees the end at once (a proxy waiting gets EOF)
-            with contextlib.suppress(OSError):
-                self._ours.shutdown(socket.SHUT_RDWR)
+    def _serve(self, answer: Answer) -> None:
+        self._outcome = converse(self._ours, answer)
 
-    def _converse(self) -> None:
-        link = Link(self._ours, self._answer)
-        try:
-            link.serve()
-        except Ended:
-            pass
-        except ConversationBroken as exc:
-            self._outcome = Outcome(link.calls, broken=str(exc)[:300])
-            return
-        except OracleBug as exc:
-            self._outcome = Outcome(link.calls, bug=str(exc)[:500])
-            return
-        except BaseException as exc:  # never let a thread die silently: it is a grader bug
-            self._outcome = Outcome(link.calls, bug=f"{type(exc).__name__}: {exc}"[:500])
-            return
-        self._outcome = Outcome(link.calls)
+
+class LocalOracles:
+    """Oracles on threads of the grader's process (a server not made by a ``Master``)."""
+
+    def oracle(self, target: Target | str, name: str) -> OracleHandle:
+        return Oracle(target, name)
 
 
 def run_with_oracles(
@@ -89,11 +118,14 @@ def run_with_oracles(
     names: Sequence[str],
     *,
     max_parallel: int,
+    source: OracleSource | None = None,
 ) -> list[Observations]:
-    oracles: list[Oracle] = []
+    """``source``: where the oracles live (default: threads of this process)."""
+    source = source or LocalOracles()
+    oracles: list[OracleHandle] = []
     try:
         for name in names:
-            oracles.append(_started(target, name))
+            oracles.append(_started(source, target, name))
         requests = [dataclasses.replace(request, pass_fd=o.student_fd) for o in oracles]
         results = server.run_many(requests, max_parallel=max_parallel)
     finally:
@@ -104,9 +136,9 @@ def run_with_oracles(
     return [_judged(run, outcome) for run, outcome in zip(results, outcomes, strict=True)]
 
 
-def _started(target: Target | str, name: str) -> Oracle:
+def _started(source: OracleSource, target: Target | str, name: str) -> OracleHandle:
     try:
-        return Oracle(target, name)
+        return source.oracle(target, name)
     except Exception as exc:  # an import or a thread that cannot start: the grader's fault
         raise RunnerError(f"the grader's oracle could not start: {exc!r}") from exc
 

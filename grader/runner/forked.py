@@ -31,12 +31,17 @@ class HostProcess(Protocol):
 
 
 class ForkedHost:
-    """A host forked by the master; ``stdin``/``stdout`` are our ends of its pipes."""
+    """A host (or helper) forked by the master; ``stdin``/``stdout`` are our ends of its pipes
+    (None for a helper, which talks over a socket of its own)."""
 
-    def __init__(self, pid: int, to_host: int, from_host: int) -> None:
+    def __init__(self, pid: int, to_host: int | None = None, from_host: int | None = None) -> None:
         self.pid = pid
-        self.stdin: IO[bytes] | None = open(to_host, "wb", buffering=0)  # noqa: SIM115
-        self.stdout: IO[bytes] | None = open(from_host, "rb", buffering=0)  # noqa: SIM115
+        self.stdin: IO[bytes] | None = None
+        self.stdout: IO[bytes] | None = None
+        if to_host is not None:
+            self.stdin = open(to_host, "wb", buffering=0)  # noqa: SIM115
+        if from_host is not None:
+            self.stdout = open(from_host, "rb", buffering=0)  # noqa: SIM115
         self.returncode: Any = None
         try:
             self._pidfd: int | None = os.pidfd_open(pid)

@@ -32,10 +32,68 @@ from grader.runner.model import ISOLATION_MODES, RunnerError
 
 _BOOTSTRAP = (
     f"import sys; sys.path.insert(0, {_GRADER_ROOT!r}); "
-    "from grader.runner.master_main import main; main(int(sys.argv[1]))"
+    "from grader.runner.master_main import run; run(int(sys.argv[1]))"
 )
 #: Largest packet either side sends (a hello with a long sys.path is the biggest).
 MAX_PACKET = 1 << 20
+
+
+_spare: tuple[subprocess.Popen[bytes], socket.socket, int] | None = None
+
+
+def launch_spare() -> None:
+    """Start a master's process now, before anything is known about it (it waits for its
+    hello, so it holds nothing): the next ``Master`` of this process adopts it. A one-shot
+    ``grader check`` calls this first thing, so the master's interpreter start-up overlaps
+    the grader's own imports instead of following them. ``discard_spare`` ends it unused."""
+    global _spare
+    if _spare is None:
+        proc, sock = _launch()
+        _spare = (proc, sock, os.getpid())
+
+
+def discard_spare() -> None:
+    """End the spare master process if no ``Master`` adopted it."""
+    taken = _take_spare()
+    if taken is not None:
+        proc, sock = taken
+        sock.close()  # it sees no hello and exits
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(timeout=2.0)
+
+
+def _take_spare() -> tuple[subprocess.Popen[bytes], socket.socket] | None:
+    global _spare
+    spare, _spare = _spare, None
+    if spare is None:
+        return None
+    proc, sock, owner = spare
+    if owner != os.getpid():  # inherited through a fork: the parent's, not ours
+        return None
+    if proc.poll() is not None:
+        sock.close()
+        return None
+    return proc, sock
+
+
+def _launch() -> tuple[subprocess.Popen[bytes], socket.socket]:
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    try:
+        proc = subprocess.Popen(
+            [sys.executable, "-I", "-c", _BOOTSTRAP, str(theirs.fileno())],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            env=_HOST_ENV,
+            cwd="/",
+            start_new_session=True,
+            pass_fds=(theirs.fileno(),),
+        )
+    except OSError as exc:
+        ours.close()
+        raise RunnerError(f"could not start the master fork server: {exc}") from exc
+    finally:
+        theirs.close()
+    return proc, ours
 
 
 class Master:
@@ -56,22 +114,7 @@ class Master:
         self.hide = tuple(str(Path(p).absolute()) for p in hide)
         self._lock = threading.Lock()
         self._owner = os.getpid()
-        self._sock, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        try:
-            self._proc = subprocess.Popen(
-                [sys.executable, "-I", "-c", _BOOTSTRAP, str(theirs.fileno())],
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL,
-                env=_HOST_ENV,
-                cwd="/",
-                start_new_session=True,
-                pass_fds=(theirs.fileno(),),
-            )
-        except OSError as exc:
-            self._sock.close()
-            raise RunnerError(f"could not start the master fork server: {exc}") from exc
-        finally:
-            theirs.close()
+        self._proc, self._sock = _take_spare() or _launch()
         hello = {
             "op": "hello",
             "preload": list(self.preload),
@@ -122,6 +165,28 @@ class Master:
             startup_timeout=startup_timeout,
             fd_channel=fd_channel,
         )
+
+    def helper(
+        self, entry: str, args: Any = None, *, timeout: float = 30.0
+    ) -> tuple[socket.socket, ForkedHost]:
+        """Fork an unsandboxed helper that calls the grader's ``entry`` (``"module:function"``)
+        with its end of a new ``SOCK_SEQPACKET`` pair and ``args`` (JSON): our end and a
+        handle on it (``kill``, ``wait``). It starts with the preload already imported."""
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        try:
+            with self._lock:
+                self._check_usable()
+                request = {"op": "helper", "entry": entry, "args": args}
+                reply = self._ask(request, [theirs.fileno()], timeout)
+        except BaseException:
+            ours.close()
+            raise
+        finally:
+            theirs.close()
+        if reply.get("op") != "spawned" or not isinstance(reply.get("pid"), int):
+            ours.close()
+            raise RunnerError(f"master could not fork a helper: {reply.get('message', reply)}")
+        return ours, ForkedHost(reply["pid"])
 
     @property
     def alive(self) -> bool:

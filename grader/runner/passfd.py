@@ -1,13 +1,13 @@
 """Hand one open file descriptor per run from the caller to the run's student process.
 
 Used for a conversation the caller holds with the student's process (the grader's oracle:
-the implementation under test runs on the caller's side, the student's process holds a
-proxy). The caller keeps one end of a ``socketpair`` and passes the other here: the client
-sends it to the host over a unix datagram socket (``SCM_RIGHTS``) just before the run's
-frame; the host receives it, the run's process tree keeps it, and the student's process
-finds it as fd ``PASSED_FD``. The host closes its copy as soon as the run is forked, so the
-descriptor never outlives the run in the host, and nothing but the descriptor travels: no
-bytes of the conversation ever pass through the host's memory.
+the implementation under test runs on the caller's side, in its oracle process; the
+student's process holds a proxy). The caller keeps one end of a ``socketpair`` and passes
+the other here: the client sends it to the host over a unix datagram socket (``SCM_RIGHTS``)
+just before the run's frame; the host receives it, the run's process tree keeps it, and the
+student's process finds it as fd ``PASSED_FD``. The host closes its copy as soon as the run
+is forked, so the descriptor never outlives the run in the host, and nothing but the
+descriptor travels: no bytes of the conversation ever pass through the host's memory.
 """
 
 from __future__ import annotations

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 HEAVY = ("celery", "kombu", "sqlalchemy", "nbformat", "IPython")
 
@@ -39,3 +40,18 @@ def test_the_ex_11_01_path_never_imports_celery_or_sqlalchemy() -> None:
         "warm_up('policy')"  # the oracle of EX-11-01, in the CLI process
     )
     assert _heavy(_modules_after(code)) == set()
+
+
+def test_grading_a_database_exercise_leaves_sqlalchemy_to_the_oracle_process() -> None:
+    # The effects implementation runs in the student's oracle process (forked from the
+    # master, which has SQLAlchemy already): the CLI's own process never imports it.
+    solution = Path(__file__).resolve().parents[3] / "solutions" / "EX-12-01"
+    probe = next(solution.glob("*.py"))
+    code = (
+        "import contextlib, io\n"
+        "from grader.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()) as out:\n"
+        f"    code = main(['check', 'EX-12-01', '--path', {str(probe)!r}, '--json'])\n"
+        "assert code == 0 and json.loads(out.getvalue())['status'] == 'passed', out.getvalue()\n"
+    )
+    assert _heavy(_modules_after("import json\n" + code)) == set()

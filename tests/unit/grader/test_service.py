@@ -112,3 +112,19 @@ def test_extra_hidden_paths_are_hidden_from_every_run(tmp_path: Path) -> None:
     hidden = _service(root, hide=[tmp_path / "class-folder"]).hidden()
     assert (tmp_path / "class-folder").absolute() in hidden
     assert root / "exercises" in hidden
+
+
+def test_each_student_session_has_its_own_oracle_process_ended_with_it(tmp_path: Path) -> None:
+    exercise = get_exercise("EX-11-01")
+    probe = next((REPO / "solutions" / "EX-11-01").glob("*.py"))
+    submission = load_submission(exercise, probe)
+    processes = []
+    with _service(None, isolation="rlimits") as service:
+        for _ in range(2):
+            with service.student([exercise]) as session:
+                assert session.judge(exercise, submission).status == "passed"
+                oracles = session.oracles(exercise.function_under_test)
+                processes.append(oracles._process)
+                assert processes[-1].poll() is None
+            assert processes[-1].wait(timeout=5) is not None  # ended with the session
+    assert processes[0].pid != processes[1].pid

@@ -3,6 +3,7 @@ student; no run finds another student's submission in its memory."""
 
 from __future__ import annotations
 
+import os
 import secrets
 from collections.abc import Iterator
 
@@ -106,3 +107,32 @@ def test_master_start_failures_are_runner_errors() -> None:
         Master(isolation="chroot")
     with pytest.raises(RunnerError, match="no_such_module_for_preload"):
         Master(preload=["no_such_module_for_preload"], isolation="rlimits")
+
+
+def test_a_master_adopts_the_spare_process_started_before_it() -> None:
+    from grader.runner import master as master_module
+
+    master_module.launch_spare()
+    assert master_module._spare is not None
+    spare_pid = master_module._spare[0].pid
+    with Master(isolation="rlimits") as adopted:
+        assert adopted.pid == spare_pid
+        with adopted.server() as server:
+            assert run(server, "print('ok')").stdout == "ok\n"
+    assert master_module._spare is None
+    with Master(isolation="rlimits") as fresh:  # no spare left: a new process
+        assert fresh.pid != spare_pid
+
+
+def test_an_unused_spare_is_ended_and_a_forked_child_never_adopts_it() -> None:
+    from grader.runner import master as master_module
+
+    master_module.launch_spare()
+    assert master_module._spare is not None
+    proc, sock, _ = master_module._spare
+    master_module._spare = (proc, sock, os.getpid() + 1)  # as a forked child would see it
+    assert master_module._take_spare() is None
+    master_module._spare = (proc, sock, os.getpid())
+    master_module.discard_spare()
+    assert proc.poll() is not None, "the spare master process is still running"
+    assert master_module._spare is None

@@ -1,0 +1,188 @@
+"""One student's oracle process: the implementations under test, out of the grader's process.
+
+``OracleProcess.start(master, target)`` asks the student's ``Master`` to fork a helper
+(``serve``, below). It is not sandboxed and never runs student code: it only answers the
+conversations of that student's runs, one thread each, exactly as ``session.Oracle`` does
+on a thread of the grader. Why a process of its own:
+
+* it starts from the master's memory, where the effects exercises' SQLAlchemy and
+  ticketflow are already imported, so the grader's process never imports them (~0.26 s of
+  CPU per ``grader check EX-12-01`` that competed with the master's own start-up);
+* the master never loads the stand-ins (it is what every run is forked from); the helper
+  loads them after the fork, so no run's memory can hold them;
+* one per student session, closed with it: nothing one student's conversation leaves in
+  it can reach another student.
+
+Control socket (``SOCK_SEQPACKET``, one JSON object per packet), grader -> helper:
+``{"op": "converse", "id", "target", "name"}`` with the helper's end of the run's
+conversation socket; helper -> grader: ``{"op": "outcome", "id", "calls", "broken", "bug"}``
+when that conversation has ended. The grader keeps its own copy of the helper's end to shut
+the conversation down after the run, like ``session.Oracle.close``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import json
+import socket
+import threading
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from grader.oracle.session import JOIN_SECONDS, SILENCE_SECONDS, OracleHandle, Outcome
+from grader.runner import RunnerError
+from grader.targets import Target, get_target
+
+if TYPE_CHECKING:
+    from grader.runner.forked import ForkedHost
+    from grader.runner.master import Master
+
+ENTRY = "grader.oracle.remote:serve"
+MAX_PACKET = 1 << 16
+
+
+def target_json(target: Target | str) -> dict[str, str]:
+    declared = target if isinstance(target, Target) else get_target(target)
+    return {
+        "name": declared.name,
+        "module": declared.module,
+        "function": declared.function,
+        "stand_ins": str(declared.stand_ins),
+    }
+
+
+def _target(shown: Any) -> Target:
+    name, module, function = (str(shown[key]) for key in ("name", "module", "function"))
+    return Target(name, module, function, stand_ins=Path(str(shown["stand_ins"])))
+
+
+class OracleProcess:
+    """The grader's side of one student's oracle process (an ``OracleSource``)."""
+
+    def __init__(self, control: socket.socket, process: ForkedHost) -> None:
+        self._control, self._process = control, process
+        self._lock = threading.Lock()
+        self._next_id = 0
+        self._outcomes: dict[int, Outcome] = {}
+        self._ended: str | None = None
+
+    @classmethod
+    def start(cls, master: Master, warm: Target | str | None = None) -> OracleProcess:
+        """Fork it from ``master``; it imports what ``warm``'s oracle needs straight away."""
+        args = {"warm": None if warm is None else target_json(warm)}
+        control, process = master.helper(ENTRY, args)
+        return cls(control, process)
+
+    def oracle(self, target: Target | str, name: str) -> OracleHandle:
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        with self._lock:
+            self._next_id += 1
+            rid = self._next_id
+            message = {"op": "converse", "id": rid, "target": target_json(target), "name": name}
+            try:
+                socket.send_fds(self._control, [json.dumps(message).encode()], [ours.fileno()])
+            except OSError as exc:
+                ours.close()
+                theirs.close()
+                raise RunnerError(f"the oracle process is gone: {exc}") from exc
+        return _RemoteOracle(self, rid, ours, theirs)
+
+    def outcome(self, rid: int, timeout: float) -> Outcome:
+        """How conversation ``rid`` went (waits for the helper's report)."""
+        with self._lock:
+            self._control.settimeout(timeout)
+            while rid not in self._outcomes:
+                if self._ended:
+                    return Outcome(bug=self._ended)
+                try:
+                    data = self._control.recv(MAX_PACKET)
+                except (OSError, TimeoutError) as exc:
+                    return Outcome(bug=f"the oracle process did not report: {exc}")
+                if not data:
+                    self._ended = "the oracle process ended unexpectedly"
+                    continue
+                try:
+                    report = json.loads(data)
+                    found = (
+                        int(report["id"]),
+                        Outcome(int(report["calls"]), report["broken"], report["bug"]),
+                    )
+                except (ValueError, KeyError, TypeError) as exc:
+                    self._ended = f"the oracle process sent a bad report: {exc!r}"[:300]
+                    continue
+                self._outcomes[found[0]] = found[1]
+            return self._outcomes.pop(rid)
+
+    def close(self) -> None:
+        """End it: it exits when its control socket closes; the kill makes sure."""
+        with contextlib.suppress(OSError):
+            self._control.shutdown(socket.SHUT_RDWR)
+        self._control.close()
+        self._process.kill()
+
+
+class _RemoteOracle:
+    def __init__(
+        self, process: OracleProcess, rid: int, ours: socket.socket, theirs: socket.socket
+    ) -> None:
+        self._process, self._rid, self._ours, self._theirs = process, rid, ours, theirs
+
+    @property
+    def student_fd(self) -> int:
+        return self._theirs.fileno()
+
+    def close(self) -> Outcome:
+        self._theirs.close()
+        with contextlib.suppress(OSError):
+            self._ours.shutdown(socket.SHUT_RDWR)  # the helper holds the same socket
+        self._ours.close()
+        return self._process.outcome(self._rid, JOIN_SECONDS)
+
+
+# -- the helper process ------------------------------------------------------------------
+
+
+def serve(fd: int, args: Any) -> None:
+    """The oracle process's loop (forked by the master; ``fd``: its control socket)."""
+    from grader.oracle.implementations import warm_up
+
+    control = socket.socket(fileno=fd)
+    if isinstance(args, dict) and args.get("warm"):
+        with contextlib.suppress(Exception):
+            warm_up(_target(args["warm"]))
+    lock = threading.Lock()
+    while True:
+        data, fds, _, _ = socket.recv_fds(control, MAX_PACKET, 1)
+        if not data:
+            return
+        message = json.loads(data)
+        if len(fds) != 1 or message.get("op") != "converse":
+            return
+        conversation = socket.socket(fileno=fds[0])
+        threading.Thread(
+            target=_converse,
+            args=(control, lock, message, conversation),
+            name="grader-oracle",
+            daemon=True,
+        ).start()
+
+
+def _converse(
+    control: socket.socket, lock: threading.Lock, message: dict[str, Any], sock: socket.socket
+) -> None:
+    from grader.oracle.implementations import answer_for
+    from grader.oracle.session import converse
+
+    sock.settimeout(SILENCE_SECONDS)
+    try:
+        answer = answer_for(_target(message["target"]), str(message["name"]))
+    except Exception as exc:  # an import that fails: the grader's fault, never a verdict
+        outcome = Outcome(bug=f"the oracle could not start: {exc!r}"[:500])
+    else:
+        outcome = converse(sock, answer)
+    finally:
+        sock.close()
+    report = {"op": "outcome", "id": message["id"], **dataclasses.asdict(outcome)}
+    with lock, contextlib.suppress(OSError):
+        control.send(json.dumps(report).encode())

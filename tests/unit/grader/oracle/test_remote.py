@@ -1,0 +1,143 @@
+"""The student's oracle process (``grader.oracle.remote``): forked from the master, it
+answers every run's conversation like an oracle thread would, keeps the stand-ins out of
+every run's memory, and its faults are the grader's (internal errors), never a verdict."""
+
+from __future__ import annotations
+
+import os
+import struct
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from grader.exercises import get_exercise
+from grader.grading import PRELUDE
+from grader.oracle.implementations import REAL
+from grader.oracle.remote import OracleProcess
+from grader.oracle.session import LocalOracles, run_with_oracles
+from grader.runner import ForkServer, Master, RunnerError, RunRequest
+from grader.targets import POLICY
+from grader.variants import policy as policy_variants
+from tests.unit.grader.runner.helpers import require_namespaces, run
+from tests.unit.grader.runner.test_runner_master import SCAN
+
+REPO = Path(__file__).resolve().parents[4]
+PROBE = (REPO / "solutions" / "EX-11-01" / "retry_policy_probe.py").read_text(encoding="utf-8")
+PRELOAD = get_exercise("EX-11-01").all_preload
+
+
+@pytest.fixture(params=["namespaces", "rlimits"])
+def master(request: pytest.FixtureRequest) -> Iterator[Master]:
+    if request.param == "namespaces":
+        require_namespaces()  # skips: "requires Linux namespaces, not available here: ..."
+    with Master(preload=PRELOAD, isolation=request.param) as master:
+        yield master
+
+
+@pytest.fixture
+def student(master: Master) -> Iterator[tuple[ForkServer, OracleProcess]]:
+    oracles = OracleProcess.start(master, POLICY)
+    with master.server() as server:
+        try:
+            yield server, oracles
+        finally:
+            oracles.close()
+
+
+def _request(source: str = PROBE) -> RunRequest:
+    return RunRequest(
+        source=source,
+        filename="retry_policy_probe.py",
+        prelude=PRELUDE,
+        prelude_args={"target": POLICY.to_json()},
+    )
+
+
+def _mutants() -> list[str]:
+    return list(get_exercise("EX-11-01").mutants)
+
+
+def test_runs_answered_by_the_oracle_process_match_oracle_threads(
+    student: tuple[ForkServer, OracleProcess],
+) -> None:
+    server, oracles = student
+    names = [REAL, *_mutants()]
+    remote = run_with_oracles(server, _request(), POLICY, names, max_parallel=2, source=oracles)
+    local = run_with_oracles(
+        server, _request(), POLICY, names, max_parallel=2, source=LocalOracles()
+    )
+    assert remote[0].ok, remote[0].stderr
+    assert [r.ok for r in remote] == [r.ok for r in local] == [True] + [False] * len(_mutants())
+
+
+def test_junk_from_one_run_breaks_only_its_own_conversation(
+    student: tuple[ForkServer, OracleProcess],
+) -> None:
+    _, oracles = student
+    junk = oracles.oracle(POLICY, REAL)
+    os.write(junk.student_fd, struct.pack(">I", 5) + b"nope!")
+    outcome = junk.close()
+    assert outcome.bug is None and "not a JSON frame" in str(outcome.broken)
+    quiet = oracles.oracle(POLICY, REAL)
+    assert quiet.close().broken is None  # the process still serves the next run
+
+
+def test_an_unknown_implementation_is_an_internal_error(
+    student: tuple[ForkServer, OracleProcess],
+) -> None:
+    server, oracles = student
+    with pytest.raises(RunnerError, match="oracle could not start"):
+        run_with_oracles(
+            server, _request(), POLICY, ["no_such_mutant"], max_parallel=1, source=oracles
+        )
+
+
+def test_an_oracle_process_that_dies_is_an_internal_error_not_a_hang(
+    student: tuple[ForkServer, OracleProcess],
+) -> None:
+    server, oracles = student
+    oracles._process.kill()
+    oracles._process.wait(timeout=5)
+    with pytest.raises(RunnerError, match="oracle"):
+        run_with_oracles(server, _request(), POLICY, [REAL], max_parallel=1, source=oracles)
+
+
+def test_closing_ends_the_oracle_process(master: Master) -> None:
+    oracles = OracleProcess.start(master, POLICY)
+    process = oracles._process
+    assert process.poll() is None
+    oracles.close()
+    assert process.wait(timeout=5) is not None
+    with pytest.raises(RunnerError, match="gone"):
+        oracles.oracle(POLICY, REAL)
+
+
+def _scan_for_a_mutant_name() -> tuple[str, str]:
+    name = _mutants()[0]
+    assert callable(getattr(policy_variants, name))
+    half = len(name) // 2
+    return name, SCAN.format(head=name[:half], tail=name[half:])
+
+
+def test_no_run_can_find_the_stand_ins_in_its_memory(
+    student: tuple[ForkServer, OracleProcess],
+) -> None:
+    server, oracles = student
+    run_with_oracles(server, _request(), POLICY, [REAL], max_parallel=1, source=oracles)
+    _, scan = _scan_for_a_mutant_name()
+    observed = run(server, scan)
+    assert observed.exit_code == 0, observed.stderr
+    assert observed.stdout.strip() == "found 0"
+
+
+def test_the_scan_would_find_stand_ins_a_master_had_loaded() -> None:
+    """Control: the same scan finds the name when the stand-ins are in the run's ancestry."""
+    with (
+        Master(preload=[*PRELOAD, "grader.variants.policy"], isolation="rlimits") as master,
+        master.server() as server,
+    ):
+        _, scan = _scan_for_a_mutant_name()
+        observed = run(server, scan)
+    assert observed.exit_code == 0, observed.stderr
+    assert observed.stdout.strip() != "found 0"
