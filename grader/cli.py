@@ -11,44 +11,44 @@ written down). No command ever ends with a Python traceback.
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from grader.commands import (
-    build_starters,
-    check,
-    export,
-    feedback,
-    grade,
-    release,
-    review,
-    stats,
-    submit,
-    worker,
-)
-from grader.commands import list as list_command
-from grader.commands.common import emit
-from grader.errors import EXIT_CODES, EXIT_INTERNAL, GraderError, InternalError
-from grader.render.catalog import render_message, resolve_lang
+if TYPE_CHECKING:  # imported in main(), after a check's master process is on its way
+    import argparse
+    from types import ModuleType
 
-COMMANDS = (
-    check,
-    list_command,
-    build_starters,
-    submit,
-    grade,
-    worker,
-    export,
-    feedback,
-    stats,
-    review,
-    release,
+    from grader.errors import GraderError
+
+#: The subcommands, in ``--help`` order: modules of ``grader.commands``.
+COMMAND_NAMES = (
+    "check",
+    "list",
+    "build_starters",
+    "submit",
+    "grade",
+    "worker",
+    "export",
+    "feedback",
+    "stats",
+    "review",
+    "release",
 )
+
+
+def commands() -> tuple[ModuleType, ...]:
+    import importlib
+
+    return tuple(importlib.import_module(f"grader.commands.{name}") for name in COMMAND_NAMES)
 
 
 def build_parser() -> argparse.ArgumentParser:
+    import argparse
+
+    from grader.errors import EXIT_CODES
+
     parser = argparse.ArgumentParser(
         prog="grader",
         description="Check ticketflow course exercises (lessons 11-13).",
@@ -56,12 +56,29 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for command in COMMANDS:
+    for command in commands():
         command.register(subparsers)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    given = sys.argv[1:] if argv is None else list(argv)
+    if given[:1] == ["check"]:
+        from grader.runner.master import discard_spare, launch_spare
+
+        launch_spare()  # its start-up overlaps what follows (see launch_spare)
+        try:
+            return _main(given)
+        finally:
+            discard_spare()
+    return _main(given)
+
+
+def _main(argv: Sequence[str]) -> int:
+    from grader.commands.common import emit
+    from grader.errors import GraderError, InternalError
+    from grader.render.catalog import render_message, resolve_lang
+
     args = build_parser().parse_args(argv)
     lang = resolve_lang(getattr(args, "lang", None))
     as_json = bool(getattr(args, "json", False))
@@ -80,6 +97,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def report_error(error: GraderError, lang: str, as_json: bool, exercise: str | None) -> int:
+    from grader.commands.common import emit
+    from grader.errors import EXIT_INTERNAL
+    from grader.render.catalog import render_message
+
     text = render_message(error.message_id, error.params, lang)
     if as_json:
         from grader.render.json_out import error_to_dict

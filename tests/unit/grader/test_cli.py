@@ -119,9 +119,9 @@ def test_build_starters_without_solutions_is_a_usage_error(
 
 
 def test_every_subcommand_follows_the_commands_convention() -> None:
-    from grader.cli import COMMANDS, build_parser
+    from grader.cli import build_parser, commands
 
-    for module in COMMANDS:
+    for module in commands():
         assert module.__name__.startswith("grader.commands.")
         assert callable(module.register) and callable(module.run)
     parser = build_parser()
