@@ -26,7 +26,7 @@ from grader.whereabouts import Locate
 
 if TYPE_CHECKING:
     from grader.oracle.session import OracleSource
-    from grader.runner import ForkServer, Limits, RunRequest
+    from grader.runner import ForkServer, Limits, Observations, RunRequest
     from grader.targets import Target
 
 #: Gives the fork server of the student being graded (started on first use).
@@ -154,27 +154,37 @@ def _observe(
     jobs: int = 2,
     limits: Limits | None = None,
 ) -> Observed:
-    """The real run alone first: if it fails, nothing else is worth running (a probe that hits
-    the wall limit costs one limit, not one per batch). Then twins and mutants, shuffled
-    (``SystemRandom``). Every run gets the same request and the same proxy; which
-    implementation answers it is decided by its oracle (``grader.oracle``),
-    and the map from position to implementation stays here."""
+    """One batch: the real run first, then twins and mutants shuffled (``SystemRandom``), at
+    most ``jobs`` at once. If the real run fails, the runs in flight are cancelled and the
+    rest never start: nothing else is worth running (a probe that hits the wall limit costs
+    one limit, not one per batch). Every run gets the same request and the same proxy;
+    which implementation answers it is decided by its oracle (``grader.oracle``), and the
+    map from position to implementation stays here."""
     from grader.oracle.implementations import REAL
     from grader.oracle.session import run_with_oracles
 
     target = exercise.function_under_test
     request = _request(exercise, submission, limits=limits)
-    real = run_with_oracles(server, request, target, [REAL], max_parallel=1, source=source)[0]
-    if not real.ok:
-        return Observed(real, isolation=real.isolation)
     plan = [(TWIN, name) for name in exercise.twins]
     plan += [(MUTANT, name) for name in exercise.mutants]
     random.SystemRandom().shuffle(plan)
-    names = [name for _, name in plan]
-    results = run_with_oracles(server, request, target, names, max_parallel=jobs, source=source)
-    twins = {name: run for (kind, name), run in zip(plan, results, strict=True) if kind == TWIN}
-    mutants = {name: run for (kind, name), run in zip(plan, results, strict=True) if kind == MUTANT}
+    names = [REAL, *(name for _, name in plan)]
+    results = run_with_oracles(
+        server, request, target, names, max_parallel=jobs, source=source, stop=_real_failed
+    )
+    real = results[0]
+    assert real is not None  # the first run is never cancelled
+    if not real.ok:
+        return Observed(real, isolation=real.isolation)
+    others = [run for run in results[1:] if run is not None]
+    assert len(others) == len(plan)  # nothing is cancelled unless the real run failed
+    twins = {name: run for (kind, name), run in zip(plan, others, strict=True) if kind == TWIN}
+    mutants = {name: run for (kind, name), run in zip(plan, others, strict=True) if kind == MUTANT}
     return Observed(real, twins, mutants, isolation=real.isolation)
+
+
+def _real_failed(index: int, run: Observations) -> bool:
+    return index == 0 and not run.ok
 
 
 def _request(

@@ -16,7 +16,7 @@ import contextlib
 import dataclasses
 import socket
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -119,21 +119,27 @@ def run_with_oracles(
     *,
     max_parallel: int,
     source: OracleSource | None = None,
-) -> list[Observations]:
-    """``source``: where the oracles live (default: threads of this process)."""
+    stop: Callable[[int, Observations], bool] | None = None,
+) -> list[Observations | None]:
+    """``source``: where the oracles live (default: threads of this process). ``stop``: as
+    for ``ForkServer.run_until`` (the runs it cancels or never starts are None); without
+    it every run's observations are there."""
     source = source or LocalOracles()
     oracles: list[OracleHandle] = []
     try:
         for name in names:
             oracles.append(_started(source, target, name))
         requests = [dataclasses.replace(request, pass_fd=o.student_fd) for o in oracles]
-        results = server.run_many(requests, max_parallel=max_parallel)
+        results = server.run_until(requests, max_parallel=max_parallel, stop=stop)
     finally:
         outcomes = [oracle.close() for oracle in oracles]
     bugs = [outcome.bug for outcome in outcomes if outcome.bug]
     if bugs:
         raise RunnerError(f"the grader's oracle failed: {bugs[0]}")
-    return [_judged(run, outcome) for run, outcome in zip(results, outcomes, strict=True)]
+    return [
+        None if run is None else _judged(run, outcome)
+        for run, outcome in zip(results, outcomes, strict=True)
+    ]
 
 
 def _started(source: OracleSource, target: Target | str, name: str) -> OracleHandle:

@@ -10,7 +10,7 @@ import socket
 import subprocess
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -154,6 +154,18 @@ class ForkServer:
         Raises :class:`PreludeError` / :class:`RunnerError` after every started run ended if
         any run could not be set up (the first such error).
         """
+        return [r for r in self.run_until(requests, max_parallel=max_parallel) if r is not None]
+
+    def run_until(
+        self,
+        requests: Sequence[RunRequest],
+        *,
+        max_parallel: int = 2,
+        stop: Callable[[int, Observations], bool] | None = None,
+    ) -> list[Observations | None]:
+        """``run_many``, but once ``stop(index, observations)`` is true for a result, the runs
+        in flight are cancelled (killed) and the rest are never started: their places in
+        the result are None, and so is a cancelled run's."""
         if max_parallel < 1:
             raise ValueError("max_parallel must be >= 1")
         payloads = []
@@ -169,6 +181,7 @@ class ForkServer:
             queue = list(enumerate(requests))
             queue.reverse()
             inflight: dict[int, tuple[int, RunRequest]] = {}
+            stopped = False
             try:
                 while queue or inflight:
                     while queue and len(inflight) < max_parallel:
@@ -183,17 +196,23 @@ class ForkServer:
                         if slot is None:
                             raise RunnerError(f"protocol broken: unexpected message {message}")
                         index = slot[0]
-                        if message.get("op") == "result":
-                            results[index] = Observations.from_json(message["observations"])
-                        else:
+                        if message.get("op") != "result":
                             cls = PreludeError if message.get("kind") == "prelude" else RunnerError
                             errors.append(cls(str(message.get("message", "run failed"))))
+                        elif not stopped:
+                            observed = Observations.from_json(message["observations"])
+                            results[index] = observed
+                            stopped = stop is not None and stop(index, observed)
+                            if stopped:
+                                queue.clear()
+                                for rid in inflight:
+                                    self._send({"op": "cancel", "id": rid})
             except (RunnerError, KeyError, TypeError, ValueError) as exc:
                 self._fail(f"{exc}")
                 raise exc if isinstance(exc, RunnerError) else RunnerError(str(exc)) from exc
             if errors:
                 raise errors[0]
-            return [r for r in results if r is not None]
+            return results
 
     @property
     def alive(self) -> bool:

@@ -106,6 +106,10 @@ class Host:
             message = messages.pop(0)
             if message.get("op") == "run":
                 self._queue(int(message["id"]), message.pop("request"), message.get("pass_fd"))
+            elif message.get("op") == "cancel":  # the client needs this run no more
+                for run in self.runs.values():
+                    if run.rid == message.get("id"):
+                        self._kill(run, "cancelled")
             elif message.get("op") == "shutdown":
                 self.closing = True
         while self.pending:
