@@ -1,7 +1,7 @@
 """Judging one loaded submission: ``judge_submission(exercise, submission, ...)``.
 
-Code exercises: the real run first; if it passed, one run per twin and per mutant, in a
-random order and in parallel, each answered by its own oracle (``grader.oracle``: the
+Code exercises: the real run first, then one run per twin and per mutant in a random order,
+in parallel (cancelled if the real run fails), each answered by its own oracle (``grader.oracle``: the
 implementation runs in the student's oracle process, the probe holds a proxy); then
 ``verdict`` judges the observations. Prose exercises are judged in process by the rubric.
 Nothing here prints, finds files or starts servers: ``grader.service`` does that, for every

@@ -27,8 +27,9 @@ SLACK = 15.0
 
 
 def budget(exercise: str) -> float:
-    """The real run alone, then twins and mutants in parallel batches: one wall limit per
-    batch, plus slack."""
+    """An upper bound: the real run, then twins and mutants in parallel waves (the grader
+    runs them all in one batch, so it needs at most this), one wall limit per wave, plus
+    slack."""
     from grader.errors import GraderError
     from grader.exercises import get_exercise
     from grader.runner import Limits
