@@ -25,11 +25,11 @@ LEGEND = """\
 
 @dataclass(frozen=True)
 class EventPlan:
-    """One event of a scenario: its body, its part in the story, what must happen to it."""
+    """One event of a scenario: its body and what must happen to it (its part in the story
+    is a comment where the plan is written)."""
 
     event_id: str
     body: Any
-    role: str
     expect: str
 
     def compact_body(self) -> str:

@@ -40,46 +40,30 @@ WORKER_ENV = {
 }
 
 
+POISON = "poison_message"
+
+
 def worker_loss_plan() -> list[EventPlan]:
-    def ok(number: int) -> EventPlan:
+    def ok(number: int) -> EventPlan:  # delivered once
         event_id = f"ok-{number:02d}"
-        return EventPlan(event_id, envelope_body(event_id), "delivered once", EXPECT_EFFECT)
+        return EventPlan(event_id, envelope_body(event_id), EXPECT_EFFECT)
 
     return [
         ok(1),
-        EventPlan(
-            TARGET_POOL,
-            envelope_body(TARGET_POOL),
-            "pool process killed before the effect",
-            EXPECT_EFFECT,
-        ),
+        # the pool process is killed before the effect
+        EventPlan(TARGET_POOL, envelope_body(TARGET_POOL), EXPECT_EFFECT),
         ok(2),
-        EventPlan(
-            "retry-01", envelope_body("retry-01"), "dependency always down", "retries_exhausted"
-        ),
-        EventPlan(
-            "poison-01",
-            {"event_id": "poison-01", "event_type": "ticket.assigned"},
-            "no payload",
-            "poison_message",
-        ),
+        # the dependency is always down
+        EventPlan("retry-01", envelope_body("retry-01"), "retries_exhausted"),
+        # no payload
+        EventPlan("poison-01", {"event_id": "poison-01", "event_type": "ticket.assigned"}, POISON),
         ok(3),
-        EventPlan(
-            TARGET_WORKER,
-            envelope_body(TARGET_WORKER),
-            "whole worker killed after the effect, before ACK",
-            EXPECT_EFFECT,
-        ),
+        # the whole worker is killed after the effect, before the ACK
+        EventPlan(TARGET_WORKER, envelope_body(TARGET_WORKER), EXPECT_EFFECT),
         ok(4),
-        EventPlan(
-            "retry-02", envelope_body("retry-02"), "dependency always down", "retries_exhausted"
-        ),
-        EventPlan(
-            "poison-02",
-            {**envelope_body("poison-02"), "priority": "high"},
-            "unknown field",
-            "poison_message",
-        ),
+        EventPlan("retry-02", envelope_body("retry-02"), "retries_exhausted"),  # always down
+        # an unknown field
+        EventPlan("poison-02", {**envelope_body("poison-02"), "priority": "high"}, POISON),
         ok(5),
     ]
 
