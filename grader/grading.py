@@ -1,11 +1,11 @@
 """Judging one loaded submission: ``judge_submission(exercise, submission, ...)``.
 
-Code exercises: the real run first, then one run per twin and per mutant in a random order,
-in parallel (cancelled if the real run fails), each answered by its own oracle (``grader.oracle``: the
-implementation runs in the student's oracle process, the probe holds a proxy); then
-``verdict`` judges the observations. Prose exercises are judged in process by the rubric.
-Nothing here prints, finds files or starts servers: ``grader.service`` does that, for every
-front end.
+Code exercises: the real run and one run per twin and per mutant, in a random order with the
+real run in the first wave, in parallel (cancelled if the real run fails), each answered by
+its own oracle (``grader.oracle``: the implementation runs in the oracle process of this
+submission, the probe holds a proxy); then ``verdict`` judges the observations. Prose
+exercises are judged in process by the rubric. Nothing here prints, finds files or starts
+servers: ``grader.service`` does that, for every front end.
 """
 
 from __future__ import annotations
@@ -31,7 +31,8 @@ if TYPE_CHECKING:
 
 #: Gives the fork server of the student being graded (started on first use).
 ServerFor = Callable[[], "ForkServer"]
-#: Gives the student's oracle process (started on first use, warming up for the target).
+#: Starts an oracle process for one submission's runs (warming up for the target); the
+#: caller closes it after those runs.
 OraclesFor = Callable[["Target"], "OracleSource"]
 
 PRELUDE = "grader.harness.prelude:install"
@@ -49,7 +50,8 @@ def judge_submission(
     limits: Limits | None = None,
 ) -> CheckReport:
     """The report for ``submission``; ``server()`` and ``oracles()`` are called only if
-    something must run. Without ``oracles`` the oracles are threads of this process."""
+    something must run (the oracle process lives for this submission's runs only). Without
+    ``oracles`` the oracles are threads of this process."""
     if is_untouched_starter(exercise.id, submission.text):
         return not_started_report(exercise, lang)
     if isinstance(exercise, ProseExercise):
@@ -64,7 +66,10 @@ def judge_submission(
         source: OracleSource = LocalOracles()
     else:
         source = oracles(target)  # first: it warms up while the student's server starts
-    observed = observe(exercise, submission, server(), source, jobs=jobs, limits=limits)
+    try:
+        observed = observe(exercise, submission, server(), source, jobs=jobs, limits=limits)
+    finally:
+        source.close()
     locate = submission.locate if submission.cell_starts else None
     report = code_report(exercise, observed, submission.display_name, lang, locate=locate)
     return with_notebook_note(report, submission)
@@ -154,12 +159,13 @@ def _observe(
     jobs: int = 2,
     limits: Limits | None = None,
 ) -> Observed:
-    """One batch: the real run first, then twins and mutants shuffled (``SystemRandom``), at
-    most ``jobs`` at once. If the real run fails, the runs in flight are cancelled and the
-    rest never start: nothing else is worth running (a probe that hits the wall limit costs
-    one limit, not one per batch). Every run gets the same request and the same proxy;
-    which implementation answers it is decided by its oracle (``grader.oracle``), and the
-    map from position to implementation stays here."""
+    """One batch: the real run in the first wave (the first ``jobs`` runs, in a random
+    order, so no run can take "I started first" for "I am the real one"), twins and mutants
+    shuffled (``SystemRandom``), at most ``jobs`` at once. If the real run fails, the runs
+    in flight are cancelled and the rest never start: nothing else is worth running (a
+    probe that hits the wall limit costs one limit, not one per batch). Every run gets the
+    same request and the same proxy; which implementation answers it is decided by its
+    oracle (``grader.oracle``), and the map from position to implementation stays here."""
     from grader.oracle.implementations import REAL
     from grader.oracle.session import run_with_oracles
 
@@ -167,24 +173,34 @@ def _observe(
     request = _request(exercise, submission, limits=limits)
     plan = [(TWIN, name) for name in exercise.twins]
     plan += [(MUTANT, name) for name in exercise.mutants]
-    random.SystemRandom().shuffle(plan)
-    names = [REAL, *(name for _, name in plan)]
+    plan.append((REAL, REAL))
+    shuffle = random.SystemRandom().shuffle
+    shuffle(plan)
+    real_at = plan.index((REAL, REAL))
+    first_wave = max(1, min(jobs, len(plan)))
+    if real_at >= first_wave:  # into the first wave, at a random place in it
+        plan[real_at], plan[first_wave - 1] = plan[first_wave - 1], plan[real_at]
+        wave = plan[:first_wave]
+        shuffle(wave)
+        plan[:first_wave] = wave
+        real_at = plan.index((REAL, REAL))
+
+    def real_failed(index: int, run: Observations) -> bool:
+        return index == real_at and not run.ok
+
+    names = [name for _, name in plan]
     results = run_with_oracles(
-        server, request, target, names, max_parallel=jobs, source=source, stop=_real_failed
+        server, request, target, names, max_parallel=jobs, source=source, stop=real_failed
     )
-    real = results[0]
-    assert real is not None  # the first run is never cancelled
+    real = results[real_at]
+    assert real is not None  # the real run is never cancelled
     if not real.ok:
         return Observed(real, isolation=real.isolation)
-    others = [run for run in results[1:] if run is not None]
-    assert len(others) == len(plan)  # nothing is cancelled unless the real run failed
-    twins = {name: run for (kind, name), run in zip(plan, others, strict=True) if kind == TWIN}
-    mutants = {name: run for (kind, name), run in zip(plan, others, strict=True) if kind == MUTANT}
+    done = [(kind, name, run) for (kind, name), run in zip(plan, results, strict=True)]
+    assert all(run is not None for _, _, run in done)  # nothing is cancelled unless real failed
+    twins = {name: run for kind, name, run in done if kind == TWIN and run is not None}
+    mutants = {name: run for kind, name, run in done if kind == MUTANT and run is not None}
     return Observed(real, twins, mutants, isolation=real.isolation)
-
-
-def _real_failed(index: int, run: Observations) -> bool:
-    return index == 0 and not run.ok
 
 
 def _request(

@@ -179,7 +179,6 @@ class StudentSession:
         self._service = service
         self._preload = preload
         self._server: ForkServer | None = None
-        self._oracles: OracleProcess | None = None
 
     def judge(
         self, exercise: Exercise, submission: Submission, *, lang: str | None = None
@@ -212,15 +211,14 @@ class StudentSession:
         return self._server
 
     def oracles(self, warm: Target) -> OracleProcess:
-        """This student's oracle process (``grader.oracle.remote``), started on first use
-        (importing what ``warm``'s oracle needs); never given to anyone else."""
-        if self._oracles is None:
-            from grader.oracle.remote import OracleProcess
+        """A fresh oracle process (``grader.oracle.remote``) for one submission's runs,
+        importing what ``warm``'s oracle needs; the caller closes it after them, so nothing
+        one submission sends it can stay for the next."""
+        from grader.oracle.remote import OracleProcess
 
-            self._oracles = _from_master(
-                self._service, lambda master: OracleProcess.start(master, warm), self._preload
-            )
-        return self._oracles
+        return _from_master(
+            self._service, lambda master: OracleProcess.start(master, warm), self._preload
+        )
 
     @property
     def isolation(self) -> str | None:
@@ -228,9 +226,6 @@ class StudentSession:
         return None if self._server is None else self._server.isolation
 
     def close(self) -> None:
-        if self._oracles is not None:
-            self._oracles.close()
-            self._oracles = None
         if self._server is not None:
             self._server.close()
             self._server = None

@@ -20,6 +20,9 @@ from grader.harness import wire
 MAX_NESTING = 16
 MAX_CALLS = 100_000
 MAX_OPERATIONS = 1_000_000
+#: Bytes one conversation may send to the oracle: what it sends can end up kept by the
+#: implementation (the real code caches per dialect name), so this bounds the oracle's memory.
+MAX_RECEIVED = 32 << 20
 
 
 class ConversationBroken(BaseException):
@@ -85,6 +88,7 @@ class Link:
         self._nesting = 0
         self.calls = 0
         self.operations = 0
+        self.received = 0
 
     # -- serving calls ------------------------------------------------------------------
     def serve(self) -> None:
@@ -175,8 +179,8 @@ class Link:
 
     # -- values ---------------------------------------------------------------------------
     def encode(self, value: Any, depth: int = 0) -> Any:
-        if depth > wire.MAX_DEPTH - 2:
-            raise OracleBug("a value nested too deeply to send")
+        if depth > wire.MAX_DEPTH - 2:  # the student's own nested value, sent back
+            raise ConversationBroken("a value nested too deeply to send back")
         kind = type(value)
         if value is None or kind in (bool, float, str):
             return value
@@ -218,8 +222,8 @@ class Link:
     def _send(self, message: Any) -> None:
         try:
             self._sock.sendall(wire.frame(message))
-        except wire.WireError as exc:
-            raise OracleBug(str(exc)) from None
+        except wire.WireError as exc:  # the student's data, sent back, is too big to carry
+            raise ConversationBroken(f"an answer too large to send back: {exc}") from None
         except OSError as exc:
             raise ConversationBroken(f"the student's side is gone: {exc}") from None
 
@@ -248,6 +252,9 @@ class Link:
                 if at_boundary and missing == size:
                     return None
                 raise Ended
+            self.received += len(chunk)
+            if self.received > MAX_RECEIVED:
+                raise ConversationBroken(f"more than {MAX_RECEIVED} bytes sent to the oracle")
             chunks.append(chunk)
             missing -= len(chunk)
         return b"".join(chunks)

@@ -3,9 +3,10 @@
 The implementation gets a ``BoundedRetryPolicy`` carrying the student's bounds as they are
 (no validation: the student's policy object passed its own constructor, or not), a
 ``RetryableTaskError`` or another exception, and ``retries_so_far``. Values are exact JSON
-numbers (the proxy refuses anything else). One guard protects the grader: when both the
-bound and the retry count are above ``MAX_EXPONENT`` an implementation could be asked for
-``2**n`` with a huge ``n``; that call raises ``OverflowError`` in every run alike.
+numbers (the proxy refuses anything else). One guard protects the grader: when the retry
+count is an int above ``MAX_EXPONENT`` and the bound is not at most that (a larger int, an
+infinite or NaN float), an implementation could be asked for ``2**n`` with a huge ``n``,
+which holds a CPU for minutes; that call raises ``OverflowError`` in every run alike.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ def policy_answer(implementation: Any) -> Any:
         numbers = (bound, base, retries)
         if any(type(v) not in NUMBERS for v in numbers) or type(retryable) is not bool:
             raise ConversationBroken("malformed policy call")
-        if type(bound) is int and type(retries) is int and min(bound, retries) > MAX_EXPONENT:
+        if type(retries) is int and retries > MAX_EXPONENT and not bound <= MAX_EXPONENT:
             raise OverflowError(f"the grader computes delays for at most {MAX_EXPONENT} retries")
         policy = object.__new__(BoundedRetryPolicy)
         policy.__dict__.update(_max_retries=bound, _base_delay_seconds=base)

@@ -1,17 +1,19 @@
-"""One student's oracle process: the implementations under test, out of the grader's process.
+"""The oracle process of one submission: the implementations under test, out of the grader.
 
 ``OracleProcess.start(master, target)`` asks the student's ``Master`` to fork a helper
 (``serve``, below). It is not sandboxed and never runs student code: it only answers the
-conversations of that student's runs, one thread each, exactly as ``session.Oracle`` does
-on a thread of the grader. Why a process of its own:
+conversations of one submission's runs, one thread each, exactly as ``session.Oracle``
+does on a thread of the grader. Why a process of its own:
 
 * it starts from the master's memory, where the effects exercises' SQLAlchemy and
   ticketflow are already imported, so the grader's process never imports them (~0.26 s of
   CPU per ``grader check EX-12-01`` that competed with the master's own start-up);
 * the master never loads the stand-ins (it is what every run is forked from); the helper
   loads them after the fork, so no run's memory can hold them;
-* one per student session, closed with it: nothing one student's conversation leaves in
-  it can reach another student.
+* one per judged submission, killed after its runs: nothing a conversation leaves in it
+  (the real code caches per dialect name) reaches another submission or student; what one
+  submission can leave is bounded by ``link.MAX_RECEIVED`` per run;
+* it dies with the master (``PR_SET_PDEATHSIG``), so a grader that is killed leaves none.
 
 Control socket (``SOCK_SEQPACKET``, one JSON object per packet), grader -> helper:
 ``{"op": "converse", "id", "target", "name"}`` with the helper's end of the run's
@@ -27,6 +29,7 @@ import dataclasses
 import json
 import socket
 import threading
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -66,6 +69,8 @@ class OracleProcess:
         self._next_id = 0
         self._outcomes: dict[int, Outcome] = {}
         self._ended: str | None = None
+        self._deadline: float | None = None  # for the reports awaited now (see ``outcome``)
+        self._awaited: set[int] = set()
 
     @classmethod
     def start(cls, master: Master, warm: Target | str | None = None) -> OracleProcess:
@@ -79,6 +84,7 @@ class OracleProcess:
         with self._lock:
             self._next_id += 1
             rid = self._next_id
+            self._awaited.add(rid)
             message = {"op": "converse", "id": rid, "target": target_json(target), "name": name}
             try:
                 socket.send_fds(self._control, [json.dumps(message).encode()], [ours.fileno()])
@@ -89,16 +95,22 @@ class OracleProcess:
         return _RemoteOracle(self, rid, ours, theirs)
 
     def outcome(self, rid: int, timeout: float) -> Outcome:
-        """How conversation ``rid`` went (waits for the helper's report)."""
+        """How conversation ``rid`` went (waits for the helper's report). The reports of one
+        batch share one ``timeout``, counted from the first wait: a helper that does not
+        report by then is killed, and every report still awaited is a grader bug."""
         with self._lock:
-            self._control.settimeout(timeout)
+            if self._deadline is None:
+                self._deadline = time.monotonic() + timeout
             while rid not in self._outcomes:
                 if self._ended:
                     return Outcome(bug=self._ended)
                 try:
+                    self._control.settimeout(max(0.001, self._deadline - time.monotonic()))
                     data = self._control.recv(MAX_PACKET)
                 except (OSError, TimeoutError) as exc:
-                    return Outcome(bug=f"the oracle process did not report: {exc}")
+                    self._ended = f"the oracle process did not report in time: {exc}"
+                    self._process.kill()
+                    continue
                 if not data:
                     self._ended = "the oracle process ended unexpectedly"
                     continue
@@ -112,6 +124,9 @@ class OracleProcess:
                     self._ended = f"the oracle process sent a bad report: {exc!r}"[:300]
                     continue
                 self._outcomes[found[0]] = found[1]
+            self._awaited.discard(rid)
+            if not self._awaited:  # the batch is over: the next one gets its own deadline
+                self._deadline = None
             return self._outcomes.pop(rid)
 
     def close(self) -> None:
@@ -179,6 +194,8 @@ def _converse(
         answer = answer_for(_target(message["target"]), str(message["name"]))
     except Exception as exc:  # an import that fails: the grader's fault, never a verdict
         outcome = Outcome(bug=f"the oracle could not start: {exc!r}"[:500])
+        with contextlib.suppress(OSError):
+            sock.shutdown(socket.SHUT_RDWR)  # the run sees the end at once, whoever holds a copy
     else:
         outcome = converse(sock, answer)
     finally:

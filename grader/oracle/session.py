@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import random
 import socket
 import threading
 from collections.abc import Callable, Sequence
@@ -50,9 +51,13 @@ class OracleHandle(Protocol):
 
 
 class OracleSource(Protocol):
-    """Where the oracles of one student's runs live (this process, or an oracle process)."""
+    """Where the oracles of one submission's runs live (this process, or an oracle process)."""
 
     def oracle(self, target: Target | str, name: str) -> OracleHandle: ...
+
+    def close(self) -> None:
+        """After the submission's runs: nothing of them stays."""
+        ...
 
 
 def converse(sock: socket.socket, answer: Answer) -> Outcome:
@@ -110,6 +115,9 @@ class LocalOracles:
     def oracle(self, target: Target | str, name: str) -> OracleHandle:
         return Oracle(target, name)
 
+    def close(self) -> None:
+        """Each oracle thread ends with its run: nothing to do."""
+
 
 def run_with_oracles(
     server: ForkServer,
@@ -125,14 +133,18 @@ def run_with_oracles(
     for ``ForkServer.run_until`` (the runs it cancels or never starts are None); without
     it every run's observations are there."""
     source = source or LocalOracles()
-    oracles: list[OracleHandle] = []
+    started: dict[int, OracleHandle] = {}
     try:
-        for name in names:
-            oracles.append(_started(source, target, name))
-        requests = [dataclasses.replace(request, pass_fd=o.student_fd) for o in oracles]
+        # in a random order: a socket's number (inode) must not tell a run its position
+        for index in random.SystemRandom().sample(range(len(names)), len(names)):
+            started[index] = _started(source, target, names[index])
+        requests = [
+            dataclasses.replace(request, pass_fd=started[index].student_fd)
+            for index in range(len(names))
+        ]
         results = server.run_until(requests, max_parallel=max_parallel, stop=stop)
     finally:
-        outcomes = [oracle.close() for oracle in oracles]
+        outcomes = [started[index].close() for index in sorted(started)]
     bugs = [outcome.bug for outcome in outcomes if outcome.bug]
     if bugs:
         raise RunnerError(f"the grader's oracle failed: {bugs[0]}")

@@ -95,10 +95,12 @@ def _fork_host(
 
 
 def _fork_helper(sock: socket.socket, fd: int, request: dict[str, Any]) -> int:
+    master = os.getpid()
     pid = os.fork()
     if pid == 0:
         try:
             sock.close()
+            sandbox.die_with_parent(master)  # a helper never outlives its master
             signal.signal(signal.SIGCHLD, signal.SIG_DFL)
             module_name, _, function_name = str(request.get("entry", "")).partition(":")
             function = getattr(importlib.import_module(module_name), function_name)

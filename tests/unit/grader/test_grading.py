@@ -1,12 +1,14 @@
-"""The grading flow with a stand-in fork server: one batch, the real run first, then
-shuffled runs whose requests are identical (only the passed oracle socket differs); a
-failing real run stops the batch."""
+"""The grading flow with a stand-in fork server: one batch, the real run somewhere in the
+first wave, shuffled runs whose requests are identical (only the passed oracle socket
+differs); a failing real run stops the batch."""
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Sequence
 from pathlib import Path
+
+import pytest
 
 from grader.exercises import get_exercise
 from grader.exercises.spec import CodeExercise
@@ -22,13 +24,13 @@ RUNS = 1 + len(EX_11_01.twins) + len(EX_11_01.mutants)
 
 
 class FakeServer:
-    """Answers the first run with ``real``, every other with its position, ``max_parallel``
-    at a time in request order; remembers every batch and which runs it started."""
+    """Answers every run with ``answer`` (with its position as stdout), ``max_parallel`` at a
+    time in request order; remembers every batch and how many runs it started."""
 
     isolation = "namespaces"
 
-    def __init__(self, real: Observations) -> None:
-        self.real = real
+    def __init__(self, answer: Observations) -> None:
+        self.answer = answer
         self.batches: list[list[RunRequest]] = []
         self.started = 0
 
@@ -45,10 +47,9 @@ class FakeServer:
         for index in range(len(requests)):
             if index >= self.started:
                 self.started += 1
-            answer = self.real if index == 0 else observations(exit_code=1, stdout=f"at {index}")
-            results[index] = answer
-            if stop is not None and stop(index, answer):
-                return [results[0], *([None] * (len(requests) - 1))]  # the rest cancelled
+            results[index] = dataclasses.replace(self.answer, stdout=f"at {index}")
+            if stop is not None and stop(index, self.answer):  # cancel the rest
+                return [run if at == index else None for at, run in enumerate(results)]
         return results
 
 
@@ -56,7 +57,7 @@ def test_a_failing_real_run_stops_the_batch() -> None:
     server = FakeServer(failed_run())
     observed = _observe(EX_11_01, SUBMISSION, server, jobs=2)  # type: ignore[arg-type]
     assert len(server.batches) == 1 and len(server.batches[0]) == RUNS
-    assert server.started == 2  # the real run and one more: the rest never started
+    assert server.started <= 2  # the first wave at most: the rest never started
     assert server.batches[0][0].prelude_args == {"target": EX_11_01.function_under_test.to_json()}
     assert server.batches[0][0].pass_fd is not None
     assert observed.real.exit_code == failed_run().exit_code
@@ -70,13 +71,33 @@ def test_stand_in_runs_are_shuffled_and_their_requests_are_all_alike() -> None:
         observed = _observe(EX_11_01, SUBMISSION, server)  # type: ignore[arg-type]
         (batch,) = server.batches
         assert len(batch) == RUNS and server.started == RUNS
-        assert observed.real.stdout == "ok"  # the first run is the real one
         assert set(observed.twins) == set(EX_11_01.twins)
         assert set(observed.mutants) == set(EX_11_01.mutants)
         alike = [dataclasses.replace(r, pass_fd=None) for r in batch]
         assert all(r == alike[0] for r in alike)  # every run gets the same request ...
         assert len({r.pass_fd for r in batch}) == len(batch)  # ... and its own oracle
-        for name, run in {**observed.twins, **observed.mutants}.items():
+        for name, run in {"real": observed.real, **observed.twins, **observed.mutants}.items():
             assert run is not None
             positions.setdefault(name, set()).add(run.stdout)
     assert all(len(seen) > 1 for seen in positions.values()), positions  # no fixed order
+
+
+@pytest.mark.parametrize("jobs", [1, 2, 3])
+def test_the_real_run_is_in_the_first_wave_at_a_random_place(
+    jobs: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from grader.oracle import session
+
+    places: set[int] = set()
+
+    def recording(
+        server: object, request: object, target: object, names: list[str], **options: object
+    ) -> list[Observations]:
+        places.add(names.index("real"))
+        assert sorted(names) == sorted(["real", *EX_11_01.twins, *EX_11_01.mutants])
+        return [observations(stdout="ok") for _ in names]
+
+    monkeypatch.setattr(session, "run_with_oracles", recording)
+    for _ in range(40):
+        _observe(EX_11_01, SUBMISSION, FakeServer(observations()), jobs=jobs)  # type: ignore[arg-type]
+    assert places == set(range(jobs)), places

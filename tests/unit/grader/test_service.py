@@ -114,17 +114,24 @@ def test_extra_hidden_paths_are_hidden_from_every_run(tmp_path: Path) -> None:
     assert root / "exercises" in hidden
 
 
-def test_each_student_session_has_its_own_oracle_process_ended_with_it(tmp_path: Path) -> None:
+def test_each_judged_submission_has_its_own_oracle_process_ended_after_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from grader.oracle import remote
+
+    started: list[remote.OracleProcess] = []
+    start = remote.OracleProcess.start
+
+    def recording(master: object, warm: object = None) -> remote.OracleProcess:
+        started.append(start(master, warm))  # type: ignore[arg-type]
+        return started[-1]
+
+    monkeypatch.setattr(remote.OracleProcess, "start", staticmethod(recording))
     exercise = get_exercise("EX-11-01")
-    probe = next((REPO / "solutions" / "EX-11-01").glob("*.py"))
-    submission = load_submission(exercise, probe)
-    processes = []
-    with _service(None, isolation="rlimits") as service:
-        for _ in range(2):
-            with service.student([exercise]) as session:
-                assert session.judge(exercise, submission).status == "passed"
-                oracles = session.oracles(exercise.function_under_test)
-                processes.append(oracles._process)
-                assert processes[-1].poll() is None
-            assert processes[-1].wait(timeout=5) is not None  # ended with the session
-    assert processes[0].pid != processes[1].pid
+    submission = load_submission(exercise, next((REPO / "solutions" / "EX-11-01").glob("*.py")))
+    with _service(None, isolation="rlimits") as service, service.student([exercise]) as session:
+        for count in (1, 2):
+            assert session.judge(exercise, submission).status == "passed"
+            assert len(started) == count
+            assert started[-1]._process.wait(timeout=5) is not None  # ended after its runs
+    assert started[0]._process.pid != started[1]._process.pid

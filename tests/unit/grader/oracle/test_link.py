@@ -183,3 +183,39 @@ def test_an_oracle_that_cannot_start_is_a_runner_error(monkeypatch: pytest.Monke
     monkeypatch.setattr(session, "answer_for", broken)
     with pytest.raises(RunnerError, match="could not start"):
         session.run_with_oracles(None, RunRequest("", "p.py"), "policy", ["real"], max_parallel=1)  # type: ignore[arg-type]
+
+
+def test_a_conversation_that_sends_too_much_is_broken_off(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """What a run sends can stay in the oracle (the real code caches per dialect name): the
+    bytes one conversation may send are capped."""
+    from grader.oracle import link
+
+    monkeypatch.setattr(link, "MAX_RECEIVED", 4096)
+    call = {"call": {"$dict": {"envelope": {"$dict": {"not_an_envelope": "x"}}, "transaction": 1}}}
+    outcome = _talk("effects", *[_body(call)] * 100)
+    assert outcome.bug is None and "bytes sent to the oracle" in str(outcome.broken), outcome
+
+
+def test_an_answer_too_large_to_send_back_breaks_the_conversation() -> None:
+    """The real code sends the student's payload back in its INSERT: a payload just under the
+    frame limit makes an answer just over it. The student's data: a failed run, no bug."""
+    from ticketflow.messaging.envelope import EventEnvelope
+
+    def call_frame(payload: dict[str, str]) -> int:  # the proxy's call, as it frames it
+        fields = {"event_id": "e", "event_type": "t", "payload": {"$dict": payload}}
+        fields |= {"occurred_at": {"$h": 0}, "schema_version": 1}
+        envelope = {"$dict": {"fields": {"$dict": fields}}}
+        return len(
+            wire.frame({"call": {"$dict": {"envelope": envelope, "transaction": {"$h": 1}}}})
+        )
+
+    payload = {f"k{i}": "x" * 60_000 for i in range(69)}
+    payload["pad"] = ""
+    payload["pad"] = "x" * (wire.MAX_FRAME + wire.HEADER.size - 8 - call_frame(payload))
+    ended: list[Outcome] = []
+    transaction = SqlAlchemyEffectTransaction(ready_engine())
+    with proxied("effects", "real", ended) as apply, pytest.raises(GraderConnectionLost):
+        apply(EventEnvelope(event_id="e", event_type="t", payload=payload), transaction)
+    assert ended[0].bug is None and "too large to send back" in str(ended[0].broken), ended

@@ -43,11 +43,22 @@ def test_huge_numbers_come_back_exactly() -> None:
     assert answer.countdown_seconds == 10**40 * 2**3999
 
 
-def test_a_delay_too_big_to_compute_is_refused_the_same_way_for_every_implementation() -> None:
-    policy = BoundedRetryPolicy(max_retries=10**12, base_delay_seconds=5)
+@pytest.mark.parametrize("bound", [10**12, float("inf"), float("nan"), 1e300])
+def test_a_delay_too_big_to_compute_is_refused_the_same_way_for_every_implementation(
+    bound: Any,
+) -> None:
+    policy = BoundedRetryPolicy(max_retries=2, base_delay_seconds=5)
+    policy._max_retries = bound  # a float bound once slipped past the guard: 2**(2**33)
     for name in ("real", *TWINS, *MUTANTS):
         with proxied("policy", name) as decide, pytest.raises(OverflowError, match="at most"):
-            decide(policy, RetryableTaskError("t"), retries_so_far=10**11)
+            decide(policy, RetryableTaskError("t"), retries_so_far=2**33)
+
+
+def test_a_large_retry_count_under_a_small_bound_is_answered() -> None:
+    policy = BoundedRetryPolicy(max_retries=2, base_delay_seconds=5)
+    with proxied("policy", "real") as decide:
+        answer = decide(policy, RetryableTaskError("t"), retries_so_far=2**33)
+    assert (answer.retry, answer.dead_letter) == (False, True)
 
 
 @pytest.mark.parametrize("retries", ["1", None, 1j, type("MyInt", (int,), {})(1)])

@@ -5,7 +5,9 @@ every run's memory, and its faults are the grader's (internal errors), never a v
 from __future__ import annotations
 
 import os
+import signal
 import struct
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,9 +17,9 @@ from grader.exercises import get_exercise
 from grader.grading import PRELUDE
 from grader.oracle.implementations import REAL
 from grader.oracle.remote import OracleProcess
-from grader.oracle.session import LocalOracles, run_with_oracles
+from grader.oracle.session import LocalOracles, OracleHandle, run_with_oracles
 from grader.runner import ForkServer, Master, RunnerError, RunRequest
-from grader.targets import POLICY
+from grader.targets import POLICY, Target
 from grader.variants import policy as policy_variants
 from tests.unit.grader.runner.helpers import require_namespaces, run
 from tests.unit.grader.runner.test_runner_master import SCAN
@@ -141,3 +143,60 @@ def test_the_scan_would_find_stand_ins_a_master_had_loaded() -> None:
         observed = run(server, scan)
     assert observed.exit_code == 0, observed.stderr
     assert observed.stdout.strip() != "found 0"
+
+
+def test_a_helper_that_stops_reporting_costs_one_deadline_for_the_whole_batch(
+    master: Master, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from grader.oracle import remote
+
+    monkeypatch.setattr(remote, "JOIN_SECONDS", 0.5)
+    oracles = OracleProcess.start(master, POLICY)
+    try:
+        handles = [oracles.oracle(POLICY, REAL) for _ in range(8)]
+        os.kill(oracles._process.pid, signal.SIGSTOP)  # as a helper stuck holding its GIL
+        start = time.monotonic()
+        outcomes = [handle.close() for handle in handles]
+        assert time.monotonic() - start < 3, "each report waited for its own deadline"
+        assert all(outcome.bug and "did not report" in outcome.bug for outcome in outcomes)
+        assert oracles._process.wait(timeout=5) is not None  # and it was killed
+    finally:
+        oracles.close()
+
+
+def test_a_helper_dies_with_its_master() -> None:
+    master = Master(preload=PRELOAD, isolation="rlimits")
+    oracles = OracleProcess.start(master, POLICY)
+    try:
+        os.kill(master.pid, signal.SIGKILL)  # as when the grader is killed: its master goes
+        assert oracles._process.wait(timeout=5) is not None, "the oracle process outlived it"
+    finally:
+        oracles.close()
+        master.close()
+
+
+def test_oracle_sockets_are_made_in_a_random_order() -> None:
+    """A socket's inode number grows with its creation: made in run order, it would tell a
+    run its place (the real run's is first)."""
+
+    class Recording(LocalOracles):
+        def __init__(self) -> None:
+            self.order: list[str] = []
+
+        def oracle(self, target: Target | str, name: str) -> OracleHandle:
+            self.order.append(name)
+            return super().oracle(target, name)
+
+    class Refusing:
+        def run_until(self, requests: object, **options: object) -> list[None]:
+            raise RunnerError("no runs here")
+
+    names = [REAL, *_mutants()]
+    orders = set()
+    for _ in range(6):
+        source = Recording()
+        with pytest.raises(RunnerError):
+            run_with_oracles(Refusing(), _request(), POLICY, names, max_parallel=2, source=source)  # type: ignore[arg-type]
+        assert sorted(source.order) == sorted(names)
+        orders.add(tuple(source.order))
+    assert len(orders) > 1, orders
