@@ -18,7 +18,9 @@ The rules live here and nowhere else:
   extracted cells, not the file).
 * **Isolation.** One fork server per student session, never shared between students: a run
   is a fork of its server and can read what the server held before, so two students in one
-  server could read each other's work. ``require_official`` refuses "rlimits" verdicts.
+  server could read each other's work. One oracle process per judged submission (the
+  implementations under test answer its runs from there; ``grader.oracle.remote``).
+  ``require_official`` refuses "rlimits" verdicts.
 """
 
 from __future__ import annotations
