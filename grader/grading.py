@@ -11,7 +11,6 @@ servers: ``grader.service`` does that, for every front end.
 from __future__ import annotations
 
 import random
-import threading
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
@@ -45,27 +44,17 @@ def judge_submission(
     *,
     lang: str,
     server: ServerFor,
-    oracles: OraclesFor | None = None,
+    oracles: OraclesFor,
     jobs: int = 2,
     limits: Limits | None = None,
 ) -> CheckReport:
     """The report for ``submission``; ``server()`` and ``oracles()`` are called only if
-    something must run (the oracle process lives for this submission's runs only). Without
-    ``oracles`` the oracles are threads of this process."""
+    something must run (the oracle process lives for this submission's runs only)."""
     if is_untouched_starter(exercise.id, submission.text):
         return not_started_report(exercise, lang)
     if isinstance(exercise, ProseExercise):
         return with_notebook_note(prose_report(exercise, submission.text, lang), submission)
-    target = exercise.function_under_test
-    if oracles is None:
-        from grader.oracle.implementations import warm_up
-        from grader.oracle.session import LocalOracles
-
-        # the oracle's imports (SQLAlchemy for the effects) overlap the server's start-up
-        threading.Thread(target=warm_up, args=(target,), daemon=True).start()
-        source: OracleSource = LocalOracles()
-    else:
-        source = oracles(target)  # first: it warms up while the student's server starts
+    source = oracles(exercise.function_under_test)  # first: it warms up while the server starts
     try:
         observed = observe(exercise, submission, server(), source, jobs=jobs, limits=limits)
     finally:
@@ -140,66 +129,48 @@ def observe(
     jobs: int = 2,
     limits: Limits | None = None,
 ) -> Observed:
-    """Run the probe on the real code, then (only if that passed) on every twin and mutant;
-    ``source``: where the oracles live (default: threads of this process)."""
-    from grader.runner import RunnerError
-
-    try:
-        return _observe(exercise, submission, server, source, jobs=jobs, limits=limits)
-    except RunnerError as error:
-        raise RunnerFailure(detail=str(error).strip().splitlines()[-1][:500]) from error
-
-
-def _observe(
-    exercise: CodeExercise,
-    submission: Submission,
-    server: ForkServer,
-    source: OracleSource | None = None,
-    *,
-    jobs: int = 2,
-    limits: Limits | None = None,
-) -> Observed:
-    """One batch: the real run in the first wave (the first ``jobs`` runs, in a random
-    order, so no run can take "I started first" for "I am the real one"), twins and mutants
+    """One batch: the real run at a random place in the first wave (the first ``jobs`` runs,
+    so no run can take "I started first" for "I am the real one"), twins and mutants
     shuffled (``SystemRandom``), at most ``jobs`` at once. If the real run fails, the runs
     in flight are cancelled and the rest never start: nothing else is worth running (a
     probe that hits the wall limit costs one limit, not one per batch). Every run gets the
     same request and the same proxy; which implementation answers it is decided by its
-    oracle (``grader.oracle``), and the map from position to implementation stays here."""
+    oracle (``grader.oracle``; ``source``, default: threads of this process), and the map
+    from position to implementation stays here."""
     from grader.oracle.implementations import REAL
     from grader.oracle.session import run_with_oracles
+    from grader.runner import RunnerError
 
-    target = exercise.function_under_test
-    request = _request(exercise, submission, limits=limits)
+    rng = random.SystemRandom()
     plan = [(TWIN, name) for name in exercise.twins]
     plan += [(MUTANT, name) for name in exercise.mutants]
-    plan.append((REAL, REAL))
-    shuffle = random.SystemRandom().shuffle
-    shuffle(plan)
-    real_at = plan.index((REAL, REAL))
-    first_wave = max(1, min(jobs, len(plan)))
-    if real_at >= first_wave:  # into the first wave, at a random place in it
-        plan[real_at], plan[first_wave - 1] = plan[first_wave - 1], plan[real_at]
-        wave = plan[:first_wave]
-        shuffle(wave)
-        plan[:first_wave] = wave
-        real_at = plan.index((REAL, REAL))
+    rng.shuffle(plan)
+    real_at = rng.randrange(max(1, min(jobs, len(plan) + 1)))
+    plan.insert(real_at, (REAL, REAL))
 
     def real_failed(index: int, run: Observations) -> bool:
         return index == real_at and not run.ok
 
+    request = _request(exercise, submission, limits=limits)
     names = [name for _, name in plan]
-    results = run_with_oracles(
-        server, request, target, names, max_parallel=jobs, source=source, stop=real_failed
-    )
+    target = exercise.function_under_test
+    try:
+        results = run_with_oracles(
+            server, request, target, names, max_parallel=jobs, source=source, stop=real_failed
+        )
+    except RunnerError as error:
+        raise RunnerFailure(detail=str(error).strip().splitlines()[-1][:500]) from error
     real = results[real_at]
     assert real is not None  # the real run is never cancelled
     if not real.ok:
         return Observed(real, isolation=real.isolation)
-    done = [(kind, name, run) for (kind, name), run in zip(plan, results, strict=True)]
-    assert all(run is not None for _, _, run in done)  # nothing is cancelled unless real failed
-    twins = {name: run for kind, name, run in done if kind == TWIN and run is not None}
-    mutants = {name: run for kind, name, run in done if kind == MUTANT and run is not None}
+    twins, mutants = {}, {}
+    for (kind, name), run in zip(plan, results, strict=True):
+        assert run is not None  # nothing is cancelled unless the real run failed
+        if kind == TWIN:
+            twins[name] = run
+        elif kind == MUTANT:
+            mutants[name] = run
     return Observed(real, twins, mutants, isolation=real.isolation)
 
 

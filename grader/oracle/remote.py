@@ -33,7 +33,15 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from grader.oracle.session import JOIN_SECONDS, SILENCE_SECONDS, OracleHandle, Outcome
+from grader.oracle.implementations import answer_for, warm_up
+from grader.oracle.session import (
+    JOIN_SECONDS,
+    SILENCE_SECONDS,
+    OracleHandle,
+    Outcome,
+    converse,
+    hang_up,
+)
 from grader.runner import RunnerError
 from grader.targets import Target, get_target
 
@@ -148,9 +156,7 @@ class _RemoteOracle:
         return self._theirs.fileno()
 
     def close(self) -> Outcome:
-        self._theirs.close()
-        with contextlib.suppress(OSError):
-            self._ours.shutdown(socket.SHUT_RDWR)  # the helper holds the same socket
+        hang_up(self._ours, self._theirs)  # the helper holds a copy of our end
         self._ours.close()
         return self._process.outcome(self._rid, JOIN_SECONDS)
 
@@ -160,8 +166,6 @@ class _RemoteOracle:
 
 def serve(fd: int, args: Any) -> None:
     """The oracle process's loop (forked by the master; ``fd``: its control socket)."""
-    from grader.oracle.implementations import warm_up
-
     control = socket.socket(fileno=fd)
     if isinstance(args, dict) and args.get("warm"):
         with contextlib.suppress(Exception):
@@ -186,9 +190,6 @@ def serve(fd: int, args: Any) -> None:
 def _converse(
     control: socket.socket, lock: threading.Lock, message: dict[str, Any], sock: socket.socket
 ) -> None:
-    from grader.oracle.implementations import answer_for
-    from grader.oracle.session import converse
-
     sock.settimeout(SILENCE_SECONDS)
     try:
         answer = answer_for(_target(message["target"]), str(message["name"]))

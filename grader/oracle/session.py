@@ -60,6 +60,14 @@ class OracleSource(Protocol):
         ...
 
 
+def hang_up(ours: socket.socket, theirs: socket.socket) -> None:
+    """After the run: drop the student's end and shut ours down, which ends the conversation
+    for whoever holds a copy of our end (the thread serving it, in this process or not)."""
+    theirs.close()
+    with contextlib.suppress(OSError):
+        ours.shutdown(socket.SHUT_RDWR)
+
+
 def converse(sock: socket.socket, answer: Answer) -> Outcome:
     """Serve one conversation on ``sock`` until it ends; how it went (never raises)."""
     link = Link(sock, answer)
@@ -98,9 +106,7 @@ class Oracle:
         return self._theirs.fileno()
 
     def close(self) -> Outcome:
-        self._theirs.close()
-        with contextlib.suppress(OSError):
-            self._ours.shutdown(socket.SHUT_RDWR)
+        hang_up(self._ours, self._theirs)
         self._thread.join(JOIN_SECONDS)
         self._ours.close()
         return self._outcome

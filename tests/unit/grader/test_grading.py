@@ -12,7 +12,7 @@ import pytest
 
 from grader.exercises import get_exercise
 from grader.exercises.spec import CodeExercise
-from grader.grading import _observe
+from grader.grading import observe
 from grader.runner import Observations, RunRequest
 from grader.submission import Submission
 from tests.unit.grader.factories import failed_run, observations
@@ -55,7 +55,7 @@ class FakeServer:
 
 def test_a_failing_real_run_stops_the_batch() -> None:
     server = FakeServer(failed_run())
-    observed = _observe(EX_11_01, SUBMISSION, server, jobs=2)  # type: ignore[arg-type]
+    observed = observe(EX_11_01, SUBMISSION, server, jobs=2)  # type: ignore[arg-type]
     assert len(server.batches) == 1 and len(server.batches[0]) == RUNS
     assert server.started <= 2  # the first wave at most: the rest never started
     assert server.batches[0][0].prelude_args == {"target": EX_11_01.function_under_test.to_json()}
@@ -68,7 +68,7 @@ def test_stand_in_runs_are_shuffled_and_their_requests_are_all_alike() -> None:
     positions: dict[str, set[str]] = {}
     for _ in range(10):
         server = FakeServer(observations(stdout="ok"))
-        observed = _observe(EX_11_01, SUBMISSION, server)  # type: ignore[arg-type]
+        observed = observe(EX_11_01, SUBMISSION, server)  # type: ignore[arg-type]
         (batch,) = server.batches
         assert len(batch) == RUNS and server.started == RUNS
         assert set(observed.twins) == set(EX_11_01.twins)
@@ -99,5 +99,5 @@ def test_the_real_run_is_in_the_first_wave_at_a_random_place(
 
     monkeypatch.setattr(session, "run_with_oracles", recording)
     for _ in range(40):
-        _observe(EX_11_01, SUBMISSION, FakeServer(observations()), jobs=jobs)  # type: ignore[arg-type]
+        observe(EX_11_01, SUBMISSION, FakeServer(observations()), jobs=jobs)  # type: ignore[arg-type]
     assert places == set(range(jobs)), places

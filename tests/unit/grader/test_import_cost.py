@@ -37,7 +37,7 @@ def test_the_ex_11_01_path_never_imports_celery_or_sqlalchemy() -> None:
         "import grader.fingerprint\n"
         "grader.fingerprint.verdict_fingerprint(get_exercise('EX-11-01'))\n"
         "from grader.oracle.implementations import warm_up\n"
-        "warm_up('policy')"  # the oracle of EX-11-01, in the CLI process
+        "warm_up('policy')"  # the oracle of EX-11-01 (in its oracle process)
     )
     assert _heavy(_modules_after(code)) == set()
 
