@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from grader.exercises import exercise_ids, get_exercise
-from grader.fingerprint import verdict_files, verdict_fingerprint
-from grader.service import GradingService, GradingSettings
+from grader.app.fingerprint import verdict_files, verdict_fingerprint
+from grader.app.service import GradingService, GradingSettings
+from grader.judge.exercises import exercise_ids, get_exercise
 from tests.e2e.throwaway import EXERCISE_ID, FILES, Throwaway, throwaway
 
 pytestmark = pytest.mark.e2e

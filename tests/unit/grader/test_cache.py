@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from grader import cache
-from grader.exercises import get_exercise
-from grader.results import CheckReport, build_report, msg, passed_check
+from grader.app import cache
+from grader.judge.exercises import get_exercise
+from grader.judge.results import CheckReport, build_report, msg, passed_check
 
 EXERCISE = get_exercise("EX-11-01")
 TEXT = "print('probe')\n"

@@ -6,12 +6,12 @@ import string
 
 import pytest
 
-from grader.exercises import exercise_ids, get_exercise
-from grader.exercises.spec import CodeExercise, ProseExercise
+from grader.judge.exercises import exercise_ids, get_exercise
+from grader.judge.exercises.spec import CodeExercise, ProseExercise
+from grader.judge.results import Message
 from grader.render.catalog import render_message, resolve_lang
 from grader.render.messages_en import MESSAGES as EN
 from grader.render.messages_zh import MESSAGES as ZH
-from grader.results import Message
 
 
 def _fields(template: str) -> set[str]:

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from grader.cli import main
 from grader.errors import exit_code_for
-from grader.results import build_report, failed_check, msg, passed_check
+from grader.frontends.cli import main
+from grader.judge.results import build_report, failed_check, msg, passed_check
 
 
 def test_an_unexpected_internal_error_exits_3_and_asks_for_a_report(
@@ -19,7 +19,7 @@ def test_an_unexpected_internal_error_exits_3_and_asks_for_a_report(
     def explode(*_args: object, **_kwargs: object) -> None:
         raise RuntimeError("disk on fire")
 
-    monkeypatch.setattr("grader.service.GradingService.check", explode)
+    monkeypatch.setattr("grader.app.service.GradingService.check", explode)
     (tmp_path / "exercises").mkdir()
     code = main(["check", "EX-11-01", "--root", str(tmp_path), "--lang", "en"])
     captured = capsys.readouterr()
@@ -44,9 +44,9 @@ def test_exit_codes_follow_the_status() -> None:
 
 def test_importing_the_grading_modules_never_shadows_grader_check() -> None:
     import grader
-    import grader.grading
-    import grader.notebook
-    import grader.service
+    import grader.app.service
+    import grader.frontends.notebook
+    import grader.judge.grading
 
     assert callable(grader.check) and grader.check.__module__ == "grader"
 
@@ -56,8 +56,8 @@ def test_the_graded_text_is_cached_and_the_path_never_reopened(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     """A run that swaps the submission for a FIFO must not hang the grader (hostile H7)."""
-    from grader import cache
-    from grader.exercises import get_exercise
+    from grader.app import cache
+    from grader.judge.exercises import get_exercise
 
     (tmp_path / "exercises").mkdir()
     probe = tmp_path / "retry_policy_probe.py"
@@ -69,7 +69,7 @@ def test_the_graded_text_is_cached_and_the_path_never_reopened(
         os.mkfifo(probe)  # re-opening it now would block forever
         return build_report("EX-11-01", "code", (passed_check("runs_cleanly", 1.0, msg("run.ok")),))
 
-    monkeypatch.setattr("grader.grading.judge_submission", judge_then_swap)
+    monkeypatch.setattr("grader.judge.grading.judge_submission", judge_then_swap)
     code = main(["check", "EX-11-01", "--path", str(probe), "--root", str(tmp_path), "--json"])
     assert code == 0, capsys.readouterr()
     assert cache.lookup(tmp_path, get_exercise("EX-11-01"), graded_text) is not None
@@ -119,14 +119,14 @@ def test_build_starters_without_solutions_is_a_usage_error(
 
 
 def test_every_subcommand_follows_the_commands_convention() -> None:
-    from grader.cli import build_parser, commands
+    from grader.frontends.cli import build_parser, commands
 
     for module in commands():
-        assert module.__name__.startswith("grader.commands.")
+        assert module.__name__.startswith("grader.frontends.commands.")
         assert callable(module.register) and callable(module.run)
     parser = build_parser()
     for argv in (["check", "EX-11-01"], ["list"], ["build-starters"]):
-        assert parser.parse_args(argv).run.__module__.startswith("grader.commands.")
+        assert parser.parse_args(argv).run.__module__.startswith("grader.frontends.commands.")
 
 
 @pytest.mark.parametrize("key", ["error.submission", "check.input", "report.unknown_exercise"])

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import ticketflow
-from grader.course import SECRET_DIRS, hidden_paths, installed_tree
+from grader.app.course import SECRET_DIRS, hidden_paths, installed_tree
 
 TREE = Path(__file__).resolve().parents[3]
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 
 from grader.errors import UnknownExercise
-from grader.exercises import exercise_ids, get_exercise, normalize_id
-from grader.exercises.ex_11_01 import check_calls as ex11_calls
-from grader.exercises.ex_12_01 import check_calls as ex12_calls
-from grader.exercises.ex_13_01 import check_calls as ex13_calls
-from grader.exercises.spec import CodeExercise, ProseExercise, scalar
+from grader.judge.exercises import exercise_ids, get_exercise, normalize_id
+from grader.judge.exercises.ex_11_01 import check_calls as ex11_calls
+from grader.judge.exercises.ex_12_01 import check_calls as ex12_calls
+from grader.judge.exercises.ex_13_01 import check_calls as ex13_calls
+from grader.judge.exercises.spec import CodeExercise, ProseExercise, scalar
 from tests.unit.grader.factories import POLICY_CALLS, apply_call
 
 

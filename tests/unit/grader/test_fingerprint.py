@@ -1,38 +1,43 @@
-"""The verdict fingerprint is fail-safe: everything in grader/ but the listed presentation
-modules, the installed ticketflow, and the exercise's own files."""
+"""The verdict fingerprint by inclusion: the verdict packages, the installed ticketflow, and
+the exercise's own files; nothing that only shows, records or ships a verdict."""
 
 from __future__ import annotations
 
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-import grader.fingerprint as fingerprint
-from grader.exercises import get_exercise
-from grader.fingerprint import GRADER_DIR, PRESENTATION_ONLY, verdict_files, verdict_fingerprint
+import grader.app.fingerprint as fingerprint
+from grader.app.fingerprint import GRADER_DIR, VERDICT_PACKAGES, verdict_files, verdict_fingerprint
+from grader.judge.exercises import exercise_ids, get_exercise
+
+CODE = ("EX-11-01", "EX-12-01", "EX-13-01")
 
 
-def test_every_grader_file_counts_except_the_listed_presentation() -> None:
-    covered = set(verdict_files())
-    for path in GRADER_DIR.rglob("*"):
-        if not path.is_file() or "__pycache__" in path.parts:
-            continue
-        presentation = path.relative_to(GRADER_DIR).parts[0] in PRESENTATION_ONLY
-        assert (path in covered) != presentation, path
-
-
-def test_what_the_old_fingerprint_missed_now_counts() -> None:
-    covered = {
+def _covered() -> set[str]:
+    return {
         p.relative_to(GRADER_DIR).as_posix() for p in verdict_files() if GRADER_DIR in p.parents
     }
-    assert {"variants/policy.py", "variants/effects.py", "oracle/link.py", "targets.py"} <= covered
-    assert {"runner/host.py", "harness/prelude.py", "service.py"} <= covered
 
 
-def test_the_presentation_list_names_real_paths() -> None:
-    for name in PRESENTATION_ONLY:
-        assert (GRADER_DIR / name).exists(), name
+def test_only_the_verdict_packages_count() -> None:
+    for path in _covered():
+        assert path.split("/")[0] in VERDICT_PACKAGES, path
+    assert {"runner/host.py", "proxy/child/prelude.py", "judge/verdict.py"} <= _covered()
+    assert "proxy/oracle/link.py" in _covered() and "variants/targets.py" in _covered()
+    for outside in ("app/service.py", "render/messages_en.py", "instructor/release.py"):
+        assert outside not in _covered()
+
+
+def test_an_exercise_adds_its_own_spec_and_stand_ins() -> None:
+    own = set(verdict_files(get_exercise("EX-12-01"))) - set(verdict_files())
+    assert own == {
+        GRADER_DIR / "judge/exercises/ex_12_01.py",
+        GRADER_DIR / "variants/effects.py",
+    }
+    assert GRADER_DIR / "judge/exercises/ex_11_01.py" not in verdict_files(get_exercise("EX-12-01"))
 
 
 def test_the_installed_ticketflow_counts() -> None:
@@ -42,24 +47,52 @@ def test_the_installed_ticketflow_counts() -> None:
     assert policy in verdict_files()
 
 
-def test_any_change_to_a_covered_file_changes_it(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    copy = tmp_path / "grader"
-    shutil.copytree(GRADER_DIR, copy, ignore=shutil.ignore_patterns("__pycache__"))
-    monkeypatch.setattr(fingerprint, "GRADER_DIR", copy)
-    before = verdict_fingerprint()
-    variants = copy / "variants" / "policy.py"
-    variants.write_text(variants.read_text() + "\n# one more line\n")
-    changed = verdict_fingerprint()
-    assert changed != before
-    (copy / "render" / "messages_en.py").write_text("# presentation only\n")
-    assert verdict_fingerprint() == changed
-    (copy / "new_judging_module.py").write_text("x = 1\n")
-    assert verdict_fingerprint() != changed  # a new module counts until listed as presentation
+@pytest.fixture
+def copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    tree = tmp_path / "grader"
+    shutil.copytree(GRADER_DIR, tree, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(fingerprint, "GRADER_DIR", tree)
+    yield tree
 
 
-def test_an_exercise_whose_files_are_all_in_grader_adds_nothing() -> None:
-    prints = {verdict_fingerprint(get_exercise(i)) for i in ("EX-11-01", "EX-12-01", "EX-11-02")}
-    assert len(prints) == 1  # today every exercise's own files live in grader/
-    assert verdict_fingerprint(get_exercise("EX-11-01")) == verdict_fingerprint()
+def _prints() -> dict[str, str]:
+    return {i: verdict_fingerprint(get_exercise(i)) for i in exercise_ids()}
+
+
+def _append(path: Path, line: str) -> None:
+    path.write_text(path.read_text(encoding="utf-8") + line, encoding="utf-8")
+
+
+def test_pages_exports_release_and_ui_strings_change_no_fingerprint(copy: Path) -> None:
+    before = _prints()
+    _append(copy / "instructor/review/templates/matrix.html.j2", "\n{# restyled #}\n")
+    _append(copy / "instructor/review/static/review.css", "\nbody { color: red }\n")
+    _append(copy / "instructor/gradebook/export.py", "\n# another CSV column order\n")
+    _append(copy / "instructor/release.py", "\n# release tweak\n")
+    _append(copy / "render/messages_en.py", "\n# reworded\n")
+    _append(copy / "frontends/cli.py", "\n# a new flag\n")
+    assert _prints() == before
+
+
+def test_editing_a_mutant_changes_only_its_exercises(copy: Path) -> None:
+    before = _prints()
+    _append(copy / "variants/effects.py", "\n# a mutant changed\n")
+    after = _prints()
+    changed = {i for i in before if before[i] != after[i]}
+    assert changed == {"EX-12-01", "EX-13-01"}  # both are judged against the effects target
+    _append(copy / "judge/exercises/ex_11_01.py", "\n# a check changed\n")
+    assert {i for i in after if after[i] != _prints()[i]} == {"EX-11-01"}
+
+
+def test_a_judging_module_changes_every_fingerprint(copy: Path) -> None:
+    before = _prints()
+    _append(copy / "judge/verdict.py", "\n# one more line\n")
+    after = _prints()
+    assert all(before[i] != after[i] for i in before)
+    (copy / "proxy" / "new_module.py").write_text("x = 1\n")
+    assert all(after[i] != value for i, value in _prints().items())
+
+
+def test_code_exercises_differ_only_by_their_own_files() -> None:
+    prints = {verdict_fingerprint(get_exercise(i)) for i in CODE}
+    assert len(prints) == len(CODE)

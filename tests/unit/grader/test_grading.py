@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from grader.exercises import get_exercise
-from grader.exercises.spec import CodeExercise
-from grader.grading import observe
+from grader.judge.exercises import get_exercise
+from grader.judge.exercises.spec import CodeExercise
+from grader.judge.grading import observe
+from grader.judge.submission import Submission
 from grader.runner import Observations, RunRequest
-from grader.submission import Submission
 from tests.unit.grader.factories import failed_run, observations
 
 EX_11_01 = get_exercise("EX-11-01")
@@ -86,7 +86,7 @@ def test_stand_in_runs_are_shuffled_and_their_requests_are_all_alike() -> None:
 def test_the_real_run_is_in_the_first_wave_at_a_random_place(
     jobs: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from grader.oracle import session
+    from grader.proxy.oracle import session
 
     places: set[int] = set()
 

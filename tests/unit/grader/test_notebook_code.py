@@ -8,7 +8,7 @@ import io
 
 import pytest
 
-from grader.notebook_code import cell_to_python, notebook_module
+from grader.judge.notebook_code import cell_to_python, notebook_module
 
 BLACK = """if (
     observed

@@ -1,4 +1,4 @@
-"""grader.release: what the student copy refuses, redacts and records."""
+"""grader.instructor.release: what the student copy refuses, redacts and records."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from grader.cli import main
 from grader.errors import UsageError
-from grader.release import _without_concepts, build_release
+from grader.frontends.cli import main
+from grader.instructor.release import _without_concepts, build_release
 
 FILES = Path(__file__).parent / "files" / "release"
 REPO = Path(__file__).resolve().parents[3]

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 
+from grader.judge.results import build_report, failed_check, msg, passed_check
 from grader.render.html import report_to_html
 from grader.render.json_out import report_to_dict
 from grader.render.text import report_to_text
-from grader.results import build_report, failed_check, msg, passed_check
 
 HOSTILE = "<script>alert(1)</script>\x1b[32m✔ all checks passed\x1b[0m\r\n"
 
@@ -64,7 +64,7 @@ def test_student_text_inside_a_grader_sentence_is_one_clean_line() -> None:
 
 
 def test_evidence_is_bounded_however_much_the_student_prints() -> None:
-    from grader.verdict import EVIDENCE_CHARS, head, tail
+    from grader.judge.verdict import EVIDENCE_CHARS, head, tail
 
     flood = ("x" * 100_000 + "\n") * 50
     assert len(head(flood)) <= EVIDENCE_CHARS and len(tail(flood)) <= EVIDENCE_CHARS

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from grader.exercises import get_exercise
-from grader.exercises.spec import ProseExercise
-from grader.rubric import answer_text, judge_prose, score_answer
-from grader.starters import starter_template
+from grader.judge.exercises import get_exercise
+from grader.judge.exercises.spec import ProseExercise
+from grader.judge.rubric import answer_text, judge_prose, score_answer
+from grader.judge.starters import starter_template
 
 ROOT = Path(__file__).resolve().parents[3]
 FILES = Path(__file__).parent / "files"

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from grader.app.service import GradingService, GradingSettings, merged_preload
 from grader.errors import CourseRootNotFound, UsageError
-from grader.exercises import get_exercise
-from grader.results import build_report, msg, passed_check
-from grader.service import GradingService, GradingSettings, merged_preload
-from grader.submission import load_submission
+from grader.judge.exercises import get_exercise
+from grader.judge.results import build_report, msg, passed_check
+from grader.judge.submission import load_submission
 
 REPO = Path(__file__).resolve().parents[3]
 
@@ -91,7 +91,7 @@ def test_warm_ups_come_last_in_a_merged_preload() -> None:
     assert len(preload) == len(set(preload))
     warm = [i for i, name in enumerate(preload) if ":" in name]
     assert warm and warm == list(range(len(preload) - len(warm), len(preload)))
-    assert "grader.harness.policy" in preload and "grader.harness.effects" in preload
+    assert "grader.proxy.child.policy" in preload and "grader.proxy.child.effects" in preload
 
 
 def test_official_grading_refuses_a_verdict_from_the_weak_sandbox() -> None:
@@ -117,7 +117,7 @@ def test_extra_hidden_paths_are_hidden_from_every_run(tmp_path: Path) -> None:
 def test_each_judged_submission_has_its_own_oracle_process_ended_after_it(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from grader.oracle import remote
+    from grader.proxy.oracle import remote
 
     started: list[remote.OracleProcess] = []
     start = remote.OracleProcess.start

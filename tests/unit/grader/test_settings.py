@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from grader.app.settings import GradingSettings, isolation_mode
 from grader.errors import UsageError
 from grader.runner.model import Limits
-from grader.settings import GradingSettings, isolation_mode
 
 
 @pytest.mark.parametrize(

@@ -6,13 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from grader.starters import (
-    MarkerError,
-    is_untouched_starter,
-    stale_files,
-    starter_from_solution,
-    starter_template,
-)
+from grader.instructor.starters import MarkerError, stale_files, starter_from_solution
+from grader.judge.starters import is_untouched_starter, starter_template
 
 ROOT = Path(__file__).resolve().parents[3]
 

@@ -17,9 +17,10 @@ from grader.errors import (
     SubmissionUnreadable,
     UnsupportedSubmission,
 )
-from grader.exercises import get_exercise
-from grader.notebook_code import KERNEL_LINE
-from grader.submission import MAX_BYTES, load_submission
+from grader.judge.exercises import get_exercise
+from grader.judge.notebook_code import KERNEL_LINE
+from grader.judge.submission import MAX_BYTES, load_submission
+from grader.render.catalog import render_message
 
 CODE = get_exercise("EX-11-01")
 PROSE = get_exercise("EX-11-02")
@@ -152,7 +153,7 @@ def test_a_symbolic_link_is_refused_without_reading_its_target(tmp_path: Path) -
         load_submission(CODE, link)
     assert caught.value.message_id == "error.submission_symlink"
     assert caught.value.exit_code == 2
-    assert "symbolic link" in str(caught.value)
+    assert "symbolic link" in render_message(caught.value.message_id, caught.value.params, "en")
 
 
 def test_a_link_to_a_fifo_is_refused_as_a_link_not_opened(tmp_path: Path) -> None:
@@ -188,7 +189,9 @@ def test_fifos_sockets_and_directories_are_refused_without_blocking(tmp_path: Pa
             with pytest.raises(SubmissionUnreadable) as caught:
                 load_submission(CODE, path)
             assert caught.value.message_id == "error.submission_not_regular", path
-            assert "not a regular file" in str(caught.value)
+            assert "not a regular file" in render_message(
+                caught.value.message_id, caught.value.params, "en"
+            )
     finally:
         server.close()
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import signal
 from dataclasses import replace
 
-from grader.exercises import get_exercise
-from grader.exercises.spec import CodeExercise
-from grader.results import CheckResult, Message
-from grader.verdict import Observed, judge_code
+from grader.judge.exercises import get_exercise
+from grader.judge.exercises.spec import CodeExercise
+from grader.judge.results import CheckResult, Message
+from grader.judge.verdict import Observed, judge_code
 from tests.unit.grader.factories import POLICY_CALLS, TABLE, failed_run, observations
 
 EX_11_01 = get_exercise("EX-11-01")

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from grader.batch.layout import discover, locate, valid_student_id
 from grader.errors import UsageError
-from grader.exercises import get_exercise
+from grader.instructor.batch.layout import discover, locate, valid_student_id
+from grader.judge.exercises import get_exercise
 
 
 @pytest.mark.parametrize("good", ["alice", "a", "s001-ref", "Li.Lei_2", "9", "x" * 64, "_x"])

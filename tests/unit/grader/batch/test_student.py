@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from grader.batch.layout import StudentSource
-from grader.batch.plan import BatchPlan, StudentOutcome, summarize
-from grader.batch.student import FAILED_SUFFIX, grade_student
+from grader.app.service import StudentSession
 from grader.errors import RunnerFailure
-from grader.gradebook import Gradebook
-from grader.service import StudentSession
+from grader.instructor.batch.layout import StudentSource
+from grader.instructor.batch.plan import BatchPlan, StudentOutcome, summarize
+from grader.instructor.batch.student import FAILED_SUFFIX, grade_student
+from grader.instructor.gradebook import Gradebook
 from tests.support.classroom import ENGLISH, zip_bytes
 
 PROSE = ("EX-11-02", "EX-12-02", "EX-13-02")
@@ -115,7 +115,7 @@ def test_a_verdict_cut_short_by_the_clock_is_judged_again(
     keeps running out, record the answer so that the next run tries once more."""
     from dataclasses import replace
 
-    from grader.results import failed_check, msg
+    from grader.judge.results import failed_check, msg
 
     answer = (ENGLISH / "EX-11-02-answer-en.md").read_bytes()
     source = _student(tmp_path, {"EX-11-02/answer.md": answer})

@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 from sqlalchemy import Engine, event
 
-from grader.exercises import get_exercise
-from grader.exercises.ex_12_01 import REQUIRED_FACTS as EX_12_REQUIRED
-from grader.exercises.spec import CodeExercise
+from grader.judge.exercises import get_exercise
+from grader.judge.exercises.ex_12_01 import REQUIRED_FACTS as EX_12_REQUIRED
+from grader.judge.exercises.spec import CodeExercise
 from grader.variants import effects as effect_variants
 from grader.variants import policy as policy_variants
 from tests.support.db import counts, ready_engine

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from grader.gradebook.entries import (
+from grader.instructor.gradebook.entries import (
     GradingEntry,
     GradingKey,
     entry_from_report,
@@ -10,7 +10,7 @@ from grader.gradebook.entries import (
     missing_entry,
     sha256_text,
 )
-from grader.results import build_report, failed_check, msg, passed_check
+from grader.judge.results import build_report, failed_check, msg, passed_check
 
 FINGERPRINT = "f" * 64
 

@@ -8,9 +8,9 @@ from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import inspect
 
-from grader.gradebook import Gradebook
-from grader.gradebook.migrate import current_revision, head_revision
-from grader.gradebook.models import Base
+from grader.instructor.gradebook import Gradebook
+from grader.instructor.gradebook.migrate import current_revision, head_revision
+from grader.instructor.gradebook.models import Base
 
 
 def _assert_schema_matches_models(book: Gradebook) -> None:

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from grader.exercises import get_exercise
-from grader.gradebook import Gradebook
-from grader.gradebook.export import awaiting_review, to_csv, to_json
-from grader.gradebook.stats import class_stats, stats_to_json, survivors
-from grader.render.feedback import feedback_html
+from grader.instructor.feedback import feedback_html
+from grader.instructor.gradebook import Gradebook
+from grader.instructor.gradebook.export import awaiting_review, to_csv, to_json
+from grader.instructor.gradebook.stats import class_stats, stats_to_json, survivors
+from grader.judge.exercises import get_exercise
 from tests.unit.grader.gradebook.factories import (
     absent_entry,
     broken_entry,

@@ -8,9 +8,9 @@ import pytest
 from sqlalchemy import func, select
 
 from grader.errors import UsageError
-from grader.gradebook import Gradebook
-from grader.gradebook.models import CheckRow, Grading
-from grader.results import Message
+from grader.instructor.gradebook import Gradebook
+from grader.instructor.gradebook.models import CheckRow, Grading
+from grader.judge.results import Message
 from tests.unit.grader.gradebook.factories import (
     absent_entry,
     broken_entry,

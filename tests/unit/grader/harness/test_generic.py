@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from grader.harness.generic import instrument_function
-from grader.oracle.session import Oracle
-from grader.targets import TARGETS, Target
+from grader.proxy.child.generic import instrument_function
+from grader.proxy.oracle.session import Oracle
+from grader.variants.targets import TARGETS, Target
 
 SOURCE = """
 class Box:

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from grader.harness.disguise import disguise
-from grader.harness.effects import _recording_apply
-from grader.harness.policy import _recording_decision
+from grader.proxy.child.disguise import disguise
+from grader.proxy.child.effects import _recording_apply
+from grader.proxy.child.policy import _recording_decision
 from tests.support.db import ready_engine
 from tests.support.factories import make_envelope
 from ticketflow.messaging.envelope import EventEnvelope

@@ -4,7 +4,7 @@ Run in a fresh interpreter that does what the fork-server host and the child do:
 preload modules, call the prelude with the (only) arguments every run gets, drop the grader
 modules; then search every object the garbage collector knows (frozen ones included) and
 every frame. The variants and the oracle are never even imported there: they live in the
-grader's process (``grader.oracle``).
+grader's process (``grader.proxy.oracle``).
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ import sys
 
 import pytest
 
-from grader.exercises import get_exercise
-from grader.exercises.spec import CodeExercise
+from grader.judge.exercises import get_exercise
+from grader.judge.exercises.spec import CodeExercise
 
 SCRIPT = r"""
 import gc, importlib, json, sys
@@ -24,14 +24,14 @@ preload, target, needles = json.loads(sys.stdin.read())
 for name in preload:
     importlib.import_module(name)
 gc.collect(); gc.freeze()                      # what the host does before it forks
-from grader.harness.prelude import install
+from grader.proxy.child.prelude import install
 
 class Recorder:
     def record(self, kind, **data):
         pass
 
 install(Recorder(), target=target)
-loaded = [m for m in sys.modules if m.startswith(("grader.variants", "grader.oracle"))]
+loaded = [m for m in sys.modules if m.startswith(("grader.variants", "grader.proxy.oracle"))]
 assert not loaded, loaded
 for name in [m for m in sys.modules if m == "grader" or m.startswith("grader.")]:
     del sys.modules[name]                      # what the child does before the student runs

@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from grader.harness import wire
-from grader.harness.conversation import Conversation, GraderConnectionLost
-from grader.oracle import session
-from grader.oracle.session import Oracle, Outcome, _judged
+from grader.proxy import wire
+from grader.proxy.child.conversation import Conversation, GraderConnectionLost
+from grader.proxy.oracle import session
+from grader.proxy.oracle.session import Oracle, Outcome, _judged
 from tests.support.db import counts, ready_engine
 from tests.support.factories import make_envelope
 from tests.support.oracle import proxied
@@ -123,7 +123,7 @@ def test_an_uncatalogued_statement_is_a_grader_bug_not_a_verdict(
 ) -> None:
     from sqlalchemy import text
 
-    from grader.oracle import implementations
+    from grader.proxy.oracle import implementations
 
     def odd(envelope: Any, transaction: Any) -> Any:
         with transaction as uow:
@@ -157,7 +157,7 @@ def test_the_probe_may_call_again_from_inside_an_operation() -> None:
 def test_the_conversation_code_is_the_same_whoever_answers() -> None:
     """The proxy holds no trace of the implementation: two conversations answered by the real
     code and by a mutant are built from the same functions, with the same state."""
-    from grader.harness.policy import asking
+    from grader.proxy.child.policy import asking
     from ticketflow.workers.policy import RetryDecision
 
     a = asking(Conversation(-1), RetryableTaskError, RetryDecision)
@@ -190,7 +190,7 @@ def test_a_conversation_that_sends_too_much_is_broken_off(
 ) -> None:
     """What a run sends can stay in the oracle (the real code caches per dialect name): the
     bytes one conversation may send are capped."""
-    from grader.oracle import link
+    from grader.proxy.oracle import link
 
     monkeypatch.setattr(link, "MAX_RECEIVED", 4096)
     call = {"call": {"$dict": {"envelope": {"$dict": {"not_an_envelope": "x"}}, "transaction": 1}}}

@@ -1,4 +1,4 @@
-"""The student's oracle process (``grader.oracle.remote``): forked from the master, it
+"""The student's oracle process (``grader.proxy.oracle.remote``): forked from the master, it
 answers every run's conversation like an oracle thread would, keeps the stand-ins out of
 every run's memory, and its faults are the grader's (internal errors), never a verdict."""
 
@@ -13,14 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from grader.exercises import get_exercise
-from grader.grading import PRELUDE
-from grader.oracle.implementations import REAL
-from grader.oracle.remote import OracleProcess
-from grader.oracle.session import LocalOracles, OracleHandle, run_with_oracles
+from grader.judge.exercises import get_exercise
+from grader.judge.grading import PRELUDE
+from grader.proxy.oracle.implementations import REAL
+from grader.proxy.oracle.remote import OracleProcess
+from grader.proxy.oracle.session import LocalOracles, OracleHandle, run_with_oracles
 from grader.runner import ForkServer, Master, RunnerError, RunRequest
-from grader.targets import POLICY, Target
 from grader.variants import policy as policy_variants
+from grader.variants.targets import POLICY, Target
 from tests.unit.grader.runner.helpers import require_namespaces, run
 from tests.unit.grader.runner.test_runner_master import SCAN
 
@@ -148,7 +148,7 @@ def test_the_scan_would_find_stand_ins_a_master_had_loaded() -> None:
 def test_a_helper_that_stops_reporting_costs_one_deadline_for_the_whole_batch(
     master: Master, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from grader.oracle import remote
+    from grader.proxy.oracle import remote
 
     monkeypatch.setattr(remote, "JOIN_SECONDS", 0.5)
     oracles = OracleProcess.start(master, POLICY)

@@ -8,11 +8,16 @@ from pathlib import Path
 
 from starlette.testclient import TestClient
 
-from grader.gradebook import Gradebook
-from grader.gradebook.entries import GradingEntry, GradingKey, entry_from_report, sha256_text
-from grader.results import Message, build_report, failed_check, msg, passed_check
-from grader.review.app import ReviewSettings, create_app
-from grader.review.auth import Guard
+from grader.instructor.gradebook import Gradebook
+from grader.instructor.gradebook.entries import (
+    GradingEntry,
+    GradingKey,
+    entry_from_report,
+    sha256_text,
+)
+from grader.instructor.review.app import ReviewSettings, create_app
+from grader.instructor.review.auth import Guard
+from grader.judge.results import Message, build_report, failed_check, msg, passed_check
 from tests.unit.grader.gradebook.factories import (
     FINGERPRINT,
     absent_entry,

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.review.auth import (
+from grader.instructor.review.auth import (
     COOKIE,
     Guard,
     allowed_hosts,
@@ -14,7 +14,7 @@ from grader.review.auth import (
     same,
     without_token,
 )
-from grader.review.middleware import CSP
+from grader.instructor.review.middleware import CSP
 from tests.unit.grader.review.factories import client
 
 

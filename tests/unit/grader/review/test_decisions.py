@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from grader.gradebook.export import to_csv
-from grader.review.decisions import Rejected, decide, is_override, parse_score
+from grader.instructor.gradebook.export import to_csv
+from grader.instructor.review.decisions import Rejected, decide, is_override, parse_score
 from tests.unit.grader.gradebook.factories import prose_entry
 from tests.unit.grader.review.factories import client, filled_book
 

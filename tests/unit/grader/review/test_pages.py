@@ -6,11 +6,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from grader.gradebook.stats import class_stats, stats_to_json
-from grader.review.charts import BAR_WIDTH, mutant_chart
-from grader.review.data import ClassData
-from grader.review.details import FAILED, NOT_EVALUATED, PASSED, mutant_rows, twin_rows
-from grader.review.matrix import build_matrix
+from grader.instructor.gradebook.stats import class_stats, stats_to_json
+from grader.instructor.review.charts import BAR_WIDTH, mutant_chart
+from grader.instructor.review.data import ClassData
+from grader.instructor.review.details import FAILED, NOT_EVALUATED, PASSED, mutant_rows, twin_rows
+from grader.instructor.review.matrix import build_matrix
 from tests.unit.grader.gradebook.factories import code_entry
 from tests.unit.grader.review.factories import client, filled_book
 
@@ -29,8 +29,8 @@ def test_twins_before_the_failing_one_passed_and_the_rest_were_not_run(tmp_path:
 
 
 def test_twins_skipped_together_when_the_real_run_failed(tmp_path: Path) -> None:
-    from grader.gradebook.entries import GradingKey, entry_from_report
-    from grader.results import build_report, failed_check, msg
+    from grader.instructor.gradebook.entries import GradingKey, entry_from_report
+    from grader.judge.results import build_report, failed_check, msg
 
     report = build_report(
         "EX-11-01", "code", (failed_check("equivalents", 0.0, msg("twin.skipped")),)
@@ -109,7 +109,7 @@ def test_every_page_renders_in_both_languages(tmp_path: Path) -> None:
 
 
 def test_bar_labels_are_cut_by_display_width() -> None:
-    from grader.review.rendering import fit
+    from grader.instructor.review.rendering import fit
 
     assert fit("abc", 10) == "abc"
     assert fit("x" * 20, 10) == "x" * 9 + "…"  # ten columns with the ellipsis

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from grader.cli import main
-from grader.review.auth import allowed_hosts
-from grader.review.server import page_url
+from grader.frontends.cli import main
+from grader.instructor.review.auth import allowed_hosts
+from grader.instructor.review.server import page_url
 
 
 def test_the_printed_address_names_the_loopback_host_and_the_token() -> None:

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from grader.exercises import get_exercise
-from grader.exercises.spec import ProseExercise
-from grader.rubric import score_answer
-from grader.rubric.patterns import compiled
-from grader.rubric.text import read_answer
-from grader.starters import starter_template
+from grader.judge.exercises import get_exercise
+from grader.judge.exercises.spec import ProseExercise
+from grader.judge.rubric import score_answer
+from grader.judge.rubric.patterns import compiled
+from grader.judge.rubric.text import read_answer
+from grader.judge.starters import starter_template
 
 FILES = Path(__file__).parent / "files"
 ANSWERS = sorted(FILES.glob("EX-*/*.md"))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from grader.rubric.negation import negated
+from grader.judge.rubric.negation import negated
 
 
 def _negated(sentence: str, term: str, covered: tuple[tuple[int, int], ...] = ()) -> bool:

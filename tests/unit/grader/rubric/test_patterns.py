@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from grader.exercises import get_exercise
-from grader.exercises.spec import ProseExercise
-from grader.rubric.patterns import UnboundedPattern, compiled, lint
+from grader.judge.exercises import get_exercise
+from grader.judge.exercises.spec import ProseExercise
+from grader.judge.rubric.patterns import UnboundedPattern, compiled, lint
 
 
 @pytest.mark.parametrize(

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import itertools
 
-from grader.exercises import get_exercise
-from grader.exercises.spec import ProseExercise
-from grader.rubric import judge_prose, score_answer
-from grader.starters import starter_template
+from grader.judge.exercises import get_exercise
+from grader.judge.exercises.spec import ProseExercise
+from grader.judge.rubric import judge_prose, score_answer
+from grader.judge.starters import starter_template
 
 SPEC = get_exercise("EX-13-02")
 assert isinstance(SPEC, ProseExercise)
@@ -64,7 +64,7 @@ def test_a_students_own_heading_is_never_scored() -> None:
 
 
 def test_a_timed_out_scoring_is_reported_as_a_scope_note() -> None:
-    from grader.rubric.checks import checks_of
+    from grader.judge.rubric.checks import checks_of
 
     ticks = itertools.count()
     text = "两个事务同时 SELECT，都查不到 receipt，这是竞态。" * 30

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from grader.exercises import get_exercise
-from grader.exercises.spec import ProseExercise
-from grader.rubric.scoring import _hits
-from grader.rubric.stuffing import repeated_sentences, stuffed
+from grader.judge.exercises import get_exercise
+from grader.judge.exercises.spec import ProseExercise
+from grader.judge.rubric.scoring import _hits
+from grader.judge.rubric.stuffing import repeated_sentences, stuffed
 
 SPEC = get_exercise("EX-11-02")
 assert isinstance(SPEC, ProseExercise)

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from grader.exercises import get_exercise
-from grader.exercises.spec import ProseExercise
-from grader.rubric.text import MAX_CHARS, MAX_SENTENCE, read_answer, strip_comments
-from grader.starters import starter_template
+from grader.judge.exercises import get_exercise
+from grader.judge.exercises.spec import ProseExercise
+from grader.judge.rubric.text import MAX_CHARS, MAX_SENTENCE, read_answer, strip_comments
+from grader.judge.starters import starter_template
 
 SPEC = get_exercise("EX-11-02")
 assert isinstance(SPEC, ProseExercise)
