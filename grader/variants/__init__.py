@@ -11,6 +11,6 @@ the probe's transaction as a ``grader.proxy.oracle.link.Remote``: attribute read
 and truth tests on it (and on what they return) happen in the probe's process; every
 statement it executes must be named in ``grader/proxy/child/statements.py`` (the probe's
 process rebuilds it from its own ticketflow); a model object it passes (``BusinessTask(...)``)
-is rebuilt there from its column values. ``tests/unit/grader/oracle`` runs every stand-in
+is rebuilt there from its column values. ``tests/unit/grader/proxy/oracle`` runs every stand-in
 through the oracle and compares with a direct call.
 """

@@ -1,7 +1,7 @@
 """Prose answers through the real ``grader check``: honest answers score well, wrong and
 keyword-stuffed ones do not, and the missing points read as advice, in zh and en.
 
-The answers are the rubric's acceptance files (tests/unit/grader/rubric/files/).
+The answers are the rubric's acceptance files (tests/unit/grader/judge/rubric/files/).
 """
 
 from __future__ import annotations

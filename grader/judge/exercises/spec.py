@@ -36,7 +36,7 @@ class Requirement:
     ``"R1.countdown"``; each exercise documents its steps). The enforcing ``mutant`` differs
     from the real code in at least one of these facts and in no other fact the statement
     requires, so a probe that leaves this assertion out lets it through.
-    ``tests/unit/grader/exercises/test_requirements.py`` checks that by running it.
+    ``tests/unit/grader/judge/exercises/test_requirements.py`` checks that by running it.
     """
 
     assertion: str

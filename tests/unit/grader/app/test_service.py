@@ -13,7 +13,7 @@ from grader.judge.exercises import get_exercise
 from grader.judge.results import build_report, msg, passed_check
 from grader.judge.submission import load_submission
 
-REPO = Path(__file__).resolve().parents[3]
+REPO = Path(__file__).resolve().parents[4]
 
 
 def _course(tmp_path: Path) -> Path:

@@ -18,7 +18,7 @@ from grader.instructor.gradebook.entries import (
 from grader.instructor.review.app import ReviewSettings, create_app
 from grader.instructor.review.auth import Guard
 from grader.judge.results import Message, build_report, failed_check, msg, passed_check
-from tests.unit.grader.gradebook.factories import (
+from tests.unit.grader.instructor.gradebook.factories import (
     FINGERPRINT,
     absent_entry,
     broken_entry,

@@ -10,8 +10,8 @@ import pytest
 
 from grader.instructor.gradebook.export import to_csv
 from grader.instructor.review.decisions import Rejected, decide, is_override, parse_score
-from tests.unit.grader.gradebook.factories import prose_entry
-from tests.unit.grader.review.factories import client, filled_book
+from tests.unit.grader.instructor.gradebook.factories import prose_entry
+from tests.unit.grader.instructor.review.factories import client, filled_book
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,7 @@ from grader.frontends.cli import main
 from grader.instructor.release import _without_concepts, build_release
 
 FILES = Path(__file__).parent / "files" / "release"
-REPO = Path(__file__).resolve().parents[3]
+REPO = Path(__file__).resolve().parents[4]
 
 
 def test_concept_texts_are_removed_one_line_and_block() -> None:

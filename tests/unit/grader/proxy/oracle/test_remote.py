@@ -24,7 +24,7 @@ from grader.variants.targets import POLICY, Target
 from tests.unit.grader.runner.helpers import require_namespaces, run
 from tests.unit.grader.runner.test_runner_master import SCAN
 
-REPO = Path(__file__).resolve().parents[4]
+REPO = Path(__file__).resolve().parents[5]
 PROBE = (REPO / "solutions" / "EX-11-01" / "retry_policy_probe.py").read_text(encoding="utf-8")
 PRELOAD = get_exercise("EX-11-01").all_preload
 

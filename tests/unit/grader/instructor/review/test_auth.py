@@ -15,7 +15,7 @@ from grader.instructor.review.auth import (
     without_token,
 )
 from grader.instructor.review.middleware import CSP
-from tests.unit.grader.review.factories import client
+from tests.unit.grader.instructor.review.factories import client
 
 
 def test_tokens_are_long_random_and_url_safe() -> None:

@@ -11,8 +11,8 @@ from grader.instructor.review.charts import BAR_WIDTH, mutant_chart
 from grader.instructor.review.data import ClassData
 from grader.instructor.review.details import FAILED, NOT_EVALUATED, PASSED, mutant_rows, twin_rows
 from grader.instructor.review.matrix import build_matrix
-from tests.unit.grader.gradebook.factories import code_entry
-from tests.unit.grader.review.factories import client, filled_book
+from tests.unit.grader.instructor.gradebook.factories import code_entry
+from tests.unit.grader.instructor.review.factories import client, filled_book
 
 
 def test_twins_before_the_failing_one_passed_and_the_rest_were_not_run(tmp_path: Path) -> None:

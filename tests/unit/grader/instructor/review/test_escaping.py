@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from grader.instructor.review.highlight import highlighted
-from tests.unit.grader.review.factories import HOSTILE, client
+from tests.unit.grader.instructor.review.factories import HOSTILE, client
 
 RAW = ("<script>alert(1)</script>", "<img src=x onerror", "</textarea><b>", "\x1b[31m", "\u202e")
 

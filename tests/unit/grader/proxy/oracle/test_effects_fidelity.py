@@ -10,7 +10,7 @@ import pytest
 
 from grader.variants.effects import MUTANTS, TWINS
 from tests.support.oracle import proxied
-from tests.unit.grader.oracle.stories import STORIES, tell
+from tests.unit.grader.proxy.oracle.stories import STORIES, tell
 from tests.unit.grader.variants.builds import built
 
 IMPLEMENTATIONS = ("real", *TWINS, *MUTANTS)

@@ -26,7 +26,7 @@ from tests.unit.grader.variants.builds import built
 from ticketflow.notifications import effects
 from ticketflow.workers.policy import BoundedRetryPolicy, RetryableTaskError
 
-REPO = Path(__file__).resolve().parents[4]
+REPO = Path(__file__).resolve().parents[5]
 CODE = ("EX-11-01", "EX-12-01", "EX-13-01")
 Facts = dict[str, object]
 

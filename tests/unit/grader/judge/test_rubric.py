@@ -11,7 +11,7 @@ from grader.judge.exercises.spec import ProseExercise
 from grader.judge.rubric import answer_text, judge_prose, score_answer
 from grader.judge.starters import starter_template
 
-ROOT = Path(__file__).resolve().parents[3]
+ROOT = Path(__file__).resolve().parents[4]
 FILES = Path(__file__).parent / "files"
 PROSE = ("EX-11-02", "EX-12-02", "EX-13-02")
 

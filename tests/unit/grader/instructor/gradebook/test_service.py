@@ -11,7 +11,7 @@ from grader.errors import UsageError
 from grader.instructor.gradebook import Gradebook
 from grader.instructor.gradebook.models import CheckRow, Grading
 from grader.judge.results import Message
-from tests.unit.grader.gradebook.factories import (
+from tests.unit.grader.instructor.gradebook.factories import (
     absent_entry,
     broken_entry,
     code_entry,

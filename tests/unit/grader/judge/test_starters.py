@@ -9,7 +9,7 @@ import pytest
 from grader.instructor.starters import MarkerError, stale_files, starter_from_solution
 from grader.judge.starters import is_untouched_starter, starter_template
 
-ROOT = Path(__file__).resolve().parents[3]
+ROOT = Path(__file__).resolve().parents[4]
 
 
 def test_committed_starters_and_fingerprints_are_not_stale() -> None:

@@ -13,7 +13,7 @@ from grader.instructor.gradebook import Gradebook
 from grader.instructor.gradebook.export import awaiting_review, to_csv, to_json
 from grader.instructor.gradebook.stats import class_stats, stats_to_json, survivors
 from grader.judge.exercises import get_exercise
-from tests.unit.grader.gradebook.factories import (
+from tests.unit.grader.instructor.gradebook.factories import (
     absent_entry,
     broken_entry,
     code_entry,

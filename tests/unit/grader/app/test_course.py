@@ -10,7 +10,7 @@ import pytest
 import ticketflow
 from grader.app.course import SECRET_DIRS, hidden_paths, installed_tree
 
-TREE = Path(__file__).resolve().parents[3]
+TREE = Path(__file__).resolve().parents[4]
 
 
 def test_the_installed_trees_secrets_are_hidden_whatever_the_root(tmp_path: Path) -> None:
