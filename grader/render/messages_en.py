@@ -372,7 +372,7 @@ MESSAGES: dict[str, str] = {
     "review.insight.click": "Click a bar to see whose probe let it through.",
     "review.insight.checks": "Share of the class that failed each check",
     "review.mutant.heading": "{exercise}: probes that let this wrong implementation through",
-    "review.mutant.count": "{survived} of {tried} probes let it through.",
+    "review.mutant.count": "{survived} of {tried} probes evaluated against it let it through ({handed} handed in; a probe that failed on the real code is not evaluated).",
     "review.mutant.none": "Every probe caught it.",
     "error.review_bind": "Cannot serve the review page on {host}:{port}: {detail}. Pick another port with --port (0: any free one).",
     "review.insight.awaiting": "{count} awaiting review",

@@ -371,7 +371,7 @@ MESSAGES: dict[str, str] = {
     "review.insight.click": "点击条形查看哪些学生的探针放过了它。",
     "review.insight.checks": "各检查项的全班失败比例",
     "review.mutant.heading": "{exercise}：放过这个错误实现的探针",
-    "review.mutant.count": "{tried} 份探针中有 {survived} 份放过了它。",
+    "review.mutant.count": "在对它评估过的 {tried} 份探针中有 {survived} 份放过了它（共提交 {handed} 份；在真实代码上就失败的探针不计入评估）。",
     "review.mutant.none": "所有探针都捕获了它。",
     "error.review_bind": "无法在 {host}:{port} 上启动评阅页面：{detail}。请用 --port 换一个端口（0 表示任选空闲端口）。",
     "review.insight.awaiting": "{count} 份待评阅",

@@ -15,9 +15,9 @@ from starlette.routing import Route
 
 from grader.instructor.gradebook import Gradebook
 from grader.instructor.gradebook.decisions import ConflictingDecision, StaleDecision
-from grader.instructor.gradebook.stats import survivors
+from grader.instructor.gradebook.stats import evaluated, survivors
 from grader.instructor.review.charts import check_chart, mutant_chart, pass_rate_chart
-from grader.instructor.review.data import ClassData, Snapshot
+from grader.instructor.review.data import ClassData
 from grader.instructor.review.decisions import Rejected, decide
 from grader.instructor.review.group_routes import GroupRoutes
 from grader.instructor.review.highlight import highlighted, stylesheet
@@ -152,7 +152,7 @@ class Pages(GroupRoutes, QueueRoutes):
         ]
         context = {
             "snapshot": snapshot,
-            "pass_rates": pass_rate_chart(stats, "/insight", _awaiting(snapshot)),
+            "pass_rates": pass_rate_chart(stats, "/insight"),
             "sections": sections,
         }
         return self._page(request, "insight.html.j2", context)
@@ -163,6 +163,9 @@ class Pages(GroupRoutes, QueueRoutes):
         name = f"mutant:{mutant}"
         handed = [r for r in snapshot.results if r.exercise == exercise and r.status != "missing"]
         tried = [r for r in handed if any(c.name == name for c in r.checks)]
+        evaluated_here = [
+            r for r in tried if any(c.name == name and evaluated(c) for c in r.checks)
+        ]
         if not tried:
             return self._not_found(request)
         names = survivors(list(snapshot.results), exercise, mutant)  # as grader stats counts
@@ -172,7 +175,8 @@ class Pages(GroupRoutes, QueueRoutes):
             "exercise": exercise,
             "mutant": mutant,
             "survived": survived,
-            "tried": len(tried),
+            "tried": len(evaluated_here),
+            "handed": len(tried),
         }
         return self._page(request, "mutant.html.j2", context)
 
@@ -190,12 +194,3 @@ class Pages(GroupRoutes, QueueRoutes):
 
 def default_lang(given: str | None) -> str:
     return resolve_lang(given)
-
-
-def _awaiting(snapshot: Snapshot) -> dict[str, int]:
-    """Per exercise, the answers in the review queue that have no final score yet."""
-    counts: dict[str, int] = {}
-    for result in snapshot.queue:
-        if not result.reviewed:
-            counts[result.exercise] = counts.get(result.exercise, 0) + 1
-    return counts
