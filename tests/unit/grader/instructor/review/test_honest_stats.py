@@ -13,7 +13,12 @@ from starlette.testclient import TestClient
 
 from grader.frontends.cli import main
 from grader.instructor.gradebook import Gradebook
-from grader.instructor.gradebook.entries import GradingKey, entry_from_report, sha256_text
+from grader.instructor.gradebook.entries import (
+    GradingEntry,
+    GradingKey,
+    entry_from_report,
+    sha256_text,
+)
 from grader.instructor.gradebook.stats import class_stats
 from grader.instructor.review.app import ReviewSettings, create_app
 from grader.instructor.review.auth import Guard
@@ -24,7 +29,7 @@ MUTANT = "mutant:off_by_one_bound"
 LABEL = msg("check.mutant", arg=msg("mutant.off_by_one_bound"))
 
 
-def _probe(student: str, mutant_message: str, *, real_ok: bool = True) -> object:
+def _probe(student: str, mutant_message: str, *, real_ok: bool = True) -> GradingEntry:
     killed = mutant_message == "mutant.killed"
     mutant = (passed_check if killed else failed_check)(
         MUTANT, 1.0, msg(mutant_message, mutant=msg("mutant.off_by_one_bound")), label=LABEL
@@ -44,7 +49,7 @@ def _probe(student: str, mutant_message: str, *, real_ok: bool = True) -> object
     )
 
 
-def _not_started(student: str) -> object:
+def _not_started(student: str) -> GradingEntry:
     check = failed_check("started", 10.0, msg("code.not_started", file="p.py"))
     report = build_report("EX-11-01", "code", (check,), summary=msg("summary.not_started"))
     return entry_from_report(
