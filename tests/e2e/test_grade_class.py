@@ -93,7 +93,8 @@ def test_summary_counts_every_grading_and_names_skipped_entries(graded: Graded) 
     summary = graded.first.json()
     total = len(graded.members) * len(EXERCISES)
     assert set(summary) == {
-        "graded", "unchanged", "passed", "failed", "needs_review", "errors", "missing", "seconds",
+        "graded", "unchanged", "passed", "failed", "needs_review", "reviewed", "errors",
+        "missing", "seconds",
     }  # fmt: skip
     assert (summary["graded"], summary["unchanged"]) == (total, 0)
     statuses = Counter(r.status for r in _results(graded).values())
@@ -102,6 +103,7 @@ def test_summary_counts_every_grading_and_names_skipped_entries(graded: Graded) 
     assert (
         sum(summary[k] for k in ("passed", "failed", "needs_review", "errors", "missing")) == total
     )
+    assert summary["reviewed"] == 0  # nothing decided yet
     for name in NOT_STUDENTS:
         assert graded.first.stderr.count(f"Skipped {name}:") == 1, name
 
@@ -154,11 +156,8 @@ def test_export_json_and_final_scores(graded: Graded, tmp_path: Path) -> None:
         assert [e["id"] for e in data["exercises"]] == list(EXERCISES)
         student = next(s for s in data["students"] if s["student"] == prose)
         cell = student["results"]["EX-11-02"]
-        assert (cell["final_score"], cell["reviewed"], cell["status"]) == (
-            1.5,
-            True,
-            "needs_review",
-        )
+        assert (cell["final_score"], cell["reviewed"], cell["status"]) == (1.5, True, "reviewed")
+        assert cell["graded_status"] == "needs_review"
         assert student["total"] == 1.5
         csv_rows = grader("export", cwd=graded.work).stdout.splitlines()
         assert any(line.startswith(f"{prose},,1.5,") for line in csv_rows)

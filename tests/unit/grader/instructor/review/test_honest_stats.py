@@ -126,4 +126,4 @@ def test_stats_text_names_the_denominators(
     out = capsys.readouterr().out
     assert "survived in 33% of probes (1 of 3 evaluated; 5 handed in)" in out
     assert "not started: 1" in out
-    assert "passed 1/2 decided (at least half the points), 1 still waiting for review" in out
+    assert "passed 1/2 reviewed (at least half the points), 1 still waiting for review" in out
