@@ -419,7 +419,7 @@ MESSAGES: dict[str, str] = {
     "review.insight.not_started": "not started: {not_started}, too short: {too_short} (left out of the failure shares below)",
     "review.insight.prose": "{passed} of {decided} decided answers passed (at least half the points); {waiting} still waiting for review.",
     "review.insight.evaluated": "{evaluated} of {handed} evaluated",
-    "batch.revoked": "Timed out: {count} unanswered tasks of this run were revoked and purged from the queue (they will not be graded later). Run grade again to grade those students.",
+    "batch.revoked": "Timed out: {count} unanswered tasks of this run were revoked and {purged} of them purged from the queue (none will be graded later). Run grade again to grade those students.",
     "error.submit_exists": "{path} already exists: pass --force to overwrite it, or --out another file.",
     "list.prose_awaiting": "awaiting the instructor, {max_score} points",
     "feedback.total_awaiting": "not counting {count} awaiting the instructor",

@@ -418,7 +418,7 @@ MESSAGES: dict[str, str] = {
     "review.insight.not_started": "未开始 {not_started}，太短 {too_short}（不计入下面的失败比例）",
     "review.insight.prose": "已评阅 {decided} 份中 {passed} 份通过（得分不低于满分一半），{waiting} 份仍待评阅。",
     "review.insight.evaluated": "已评估 {evaluated} / {handed}",
-    "batch.revoked": "超时：本次运行中 {count} 个未完成的任务已撤销并从队列中清除（不会在之后被评分）。再次运行 grade 即可为这些学生评分。",
+    "batch.revoked": "超时：本次运行中 {count} 个未完成的任务已撤销，其中 {purged} 个已从队列中清除（之后不会再被评分）。再次运行 grade 即可为这些学生评分。",
     "error.submit_exists": "{path} 已存在：要覆盖它请加 --force，或用 --out 指定另一个文件。",
     "list.prose_awaiting": "等待教师评阅，{max_score} 分",
     "feedback.total_awaiting": "不含 {count} 道等待教师评阅的题",
