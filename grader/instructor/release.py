@@ -155,7 +155,9 @@ def _redact(out: Path) -> tuple[Entry, ...]:
             continue
         module = f"grader/judge/exercises/{exercise_id.lower().replace('-', '_')}.py"
         (out / module).write_text(
-            _withheld_rubric(exercise_id, exercise.student_file, exercise.min_chars),
+            _withheld_rubric(
+                exercise_id, exercise.student_file, exercise.min_chars, exercise.max_score
+            ),
             encoding="utf-8",
         )
         redacted.append(Entry(module, "prose rubric withheld: its patterns state the answer"))
@@ -166,7 +168,9 @@ def _redact(out: Path) -> tuple[Entry, ...]:
     return tuple(redacted)
 
 
-def _withheld_rubric(exercise_id: str, student_file: str, min_chars: int) -> str:
+def _withheld_rubric(
+    exercise_id: str, student_file: str, min_chars: int, points: float = 0.0
+) -> str:
     return (
         f'"""{exercise_id} [prose]: the rubric is withheld in the student release.\n\n'
         "The answer is checked for length here; the instructor grades what it says.\n"
@@ -175,7 +179,7 @@ def _withheld_rubric(exercise_id: str, student_file: str, min_chars: int) -> str
         "from grader.judge.exercises.spec import ProseExercise\n\n"
         f"EXERCISE = ProseExercise(\n"
         f"    id={exercise_id!r}, student_file={student_file!r}, concepts=(), "
-        f"min_chars={min_chars}\n)\n"
+        f"min_chars={min_chars}, points={points!r}\n)\n"
     )
 
 
