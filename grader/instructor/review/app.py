@@ -40,7 +40,8 @@ def create_app(settings: ReviewSettings, book: Gradebook | None = None) -> Any:
     """The ASGI application: the routes behind the token middleware."""
     book = book or Gradebook(settings.db_url)
     pages = Pages(settings, ClassData(book))
-    pages.data.current()  # read the whole class once, before the first request
+    # read and group the whole class once, before the first request
+    _ = pages.data.current().groups
     highlighted("", "code"), highlighted("", "prose")  # load the lexers now, not on a click
     routes = [
         Route("/", pages.matrix),

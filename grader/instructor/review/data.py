@@ -76,17 +76,19 @@ class Snapshot:
 
     @cached_property
     def left(self) -> int:
-        """Answers in the queue with no final score yet."""
-        return sum(1 for r in self.queue if not r.reviewed)
+        """Answers in the queue with no final score yet (every page shows it: counted
+        without ordering the queue)."""
+        return sum(self.left_by_exercise.values())
 
     @cached_property
     def left_by_exercise(self) -> dict[str, int]:
-        """Per question in the queue, the answers with no final score yet (0 included)."""
-        counts = {r.exercise: 0 for r in self.queue}
-        for result in self.queue:
-            if not result.reviewed:
+        """Per question in the queue (course order), the answers with no final score yet."""
+        counts = {e: 0 for e in self.exercises}
+        for result in self.results:
+            if result.status == "needs_review" and not result.reviewed:
                 counts[result.exercise] += 1
-        return counts
+        present = {r.exercise for r in self.results if r.status == "needs_review"}
+        return {e: n for e, n in counts.items() if e in present}
 
     @cached_property
     def groups(self) -> Groups:

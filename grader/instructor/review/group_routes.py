@@ -90,6 +90,8 @@ class GroupRoutes(QueueRoutes):
         if group is None:
             return self._not_found(request)
         flash = self._flash(request)
+        if flash is None and (hit := self._cached(request, snapshot)):
+            return hit
         context = {"snapshot": snapshot, **self._group_context(group)}
         context["saved"] = request.query_params.get("saved") == "1"
         if flash is not None:
