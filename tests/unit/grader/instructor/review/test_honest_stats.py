@@ -88,12 +88,18 @@ def test_survival_counts_only_probes_evaluated_against_the_mutant(tmp_path: Path
     assert (prose.passed, prose.decided, prose.waiting, prose.passed_share) == (1, 2, 1, 0.5)
 
 
-def test_stats_json_and_the_insight_page_say_the_same(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    url = f"sqlite:///{tmp_path / 'g.db'}"
-    with Gradebook(url) as book:
+@pytest.fixture
+def url(tmp_path: Path) -> str:
+    """The class above, in a gradebook file."""
+    given = f"sqlite:///{tmp_path / 'g.db'}"
+    with Gradebook(given) as book:
         _class(book)
+    return given
+
+
+def test_stats_json_and_the_insight_page_say_the_same(
+    url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["stats", "--db", url, "--json"]) == 0
     data = {item["exercise"]: item for item in json.loads(capsys.readouterr().out)["exercises"]}
     wanted = data["EX-11-01"]["mutants"]["off_by_one_bound"]
@@ -116,12 +122,7 @@ def test_stats_json_and_the_insight_page_say_the_same(
     assert "1 of 2 decided answers passed" in page and "1 still waiting" in page
 
 
-def test_stats_text_names_the_denominators(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    url = f"sqlite:///{tmp_path / 'g.db'}"
-    with Gradebook(url) as book:
-        _class(book)
+def test_stats_text_names_the_denominators(url: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["stats", "--db", url, "--lang", "en"]) == 0
     out = capsys.readouterr().out
     assert "survived in 33% of probes (1 of 3 evaluated; 5 handed in)" in out
