@@ -18,7 +18,7 @@ from grader.variants.targets import TICKETFLOW_LIGHT, Target, get_target
 Records = Sequence[Mapping[str, Any]]
 CallsCheck = Callable[[Records], Message | None]
 
-#: Modules every probe's fork server imports up front (the harness itself).
+#: Modules every probe's fork server imports up front (the proxy's child side itself).
 HARNESS_MODULES = (
     "grader.proxy.child.prelude",
     "grader.proxy.child.describe",
@@ -204,7 +204,7 @@ def clean_record(record: object) -> dict[str, Scalar | tuple[Scalar, ...]]:
 
 
 def calls_of(records: Records, function: str) -> list[dict[str, Scalar | tuple[Scalar, ...]]]:
-    """The harness's ``call`` records for ``function``, in order, cleaned (see ``scalar``)."""
+    """The proxy's ``call`` records for ``function``, in order, cleaned (see ``scalar``)."""
     cleaned = (clean_record(record) for record in records)
     return [r for r in cleaned if r.get("kind") == "call" and r.get("function") == function]
 
