@@ -135,13 +135,14 @@ def deliver(
     handler: NotificationHandler,
     policy: BoundedRetryPolicy,
     retries_so_far: int,
-    transient: tuple[type[BaseException], ...] = (),
+    soft_time_limit: tuple[type[BaseException], ...] = (),
 ) -> DeliveryOutcome:
     """Deliver ``event`` once and say what should happen next.
 
     ``event`` is the task's argument as it arrived (a dict, if the producer behaved).
-    ``transient`` names further exception types that mean "a dependency stalled, waiting may
-    fix it", like ``RetryableTaskError`` (the task passes Celery's soft time limit).
+    ``soft_time_limit``: the exception types that announce the soft time limit (the task
+    passes Celery's ``SoftTimeLimitExceeded``). Reaching it means a dependency stalled:
+    waiting may fix that, so it counts as a ``RetryableTaskError``.
     """
     try:
         envelope = EventEnvelope.from_dict(event)
@@ -150,7 +151,7 @@ def deliver(
     try:
         applied = handler(envelope)
     except Exception as error:
-        if isinstance(error, transient):
+        if isinstance(error, soft_time_limit):
             logger.warning("deliver_notification soft time limit exceeded: %r", error)
             judged: BaseException = RetryableTaskError(f"soft time limit exceeded: {error!r}")
         else:
@@ -238,7 +239,7 @@ def register_tasks(
             handler=handler,
             policy=policy,
             retries_so_far=run.retries,
-            transient=(SoftTimeLimitExceeded,),
+            soft_time_limit=(SoftTimeLimitExceeded,),
         )
         match outcome:
             case RetryLater(event_id, countdown, error):

@@ -81,14 +81,14 @@ def test_a_permanent_failure_is_dead_lettered_without_retry() -> None:
     assert outcome == DeadLettered("e", "permanent_failure", error)
 
 
-def test_transient_types_are_retried_like_a_retryable_error_and_keep_their_error() -> None:
+def test_the_soft_time_limit_is_retried_like_a_retryable_error_and_keep_their_error() -> None:
     stalled = SoftTimeLimitExceeded()
     event = make_event_dict("e")
     kwargs: dict[str, Any] = {"handler": _raising(stalled), "policy": POLICY}
-    assert deliver(event, retries_so_far=0, transient=(SoftTimeLimitExceeded,), **kwargs) == (
+    assert deliver(event, retries_so_far=0, soft_time_limit=(SoftTimeLimitExceeded,), **kwargs) == (
         RetryLater("e", 5, stalled)
     )
-    assert deliver(event, retries_so_far=2, transient=(SoftTimeLimitExceeded,), **kwargs) == (
+    assert deliver(event, retries_so_far=2, soft_time_limit=(SoftTimeLimitExceeded,), **kwargs) == (
         DeadLettered("e", "retries_exhausted", stalled)
     )
     assert deliver(event, retries_so_far=0, **kwargs) == DeadLettered(
