@@ -133,7 +133,7 @@ def test_no_solution_text_and_no_rubric_is_in_the_copy(release: Path) -> None:
     assert [secret for secret in secrets if secret in shipped] == []
     # No pattern and no concept summary of the answer key, in any file of the copy.
     texts = answer_key_texts()
-    assert len(texts) > 100 and len(private_files()) == 3
+    assert len(texts) >= 90 and len(private_files()) == 3  # the scan has much to find
     assert [text for text in texts if text in shipped] == []
     assert not (release / "grader" / "private").exists()
 
