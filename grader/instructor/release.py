@@ -47,7 +47,14 @@ LEFT_OUT_INSIDE = {
 MANIFEST = "RELEASE-MANIFEST.json"
 NOTE = "STUDENT-COPY.md"
 #: Caches, never copied from inside a shipped folder.
-_NEVER_COPIED = ("__pycache__", ".ipynb_checkpoints", ".pytest_cache", ".mypy_cache", ".ruff_cache")
+_NEVER_COPIED = (
+    "__pycache__",
+    ".grader",
+    ".ipynb_checkpoints",
+    ".pytest_cache",
+    ".mypy_cache",
+    ".ruff_cache",
+)
 
 
 @dataclass(frozen=True)

@@ -38,6 +38,7 @@ from __future__ import annotations
 import dataclasses
 import re
 import tomllib
+from collections.abc import Collection
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -183,10 +184,7 @@ def _expand(pattern: object, fragments: dict[str, str], where: str) -> str:
 
 
 def _keys(
-    raw: dict[str, Any],
-    where: str,
-    required: set[str],
-    optional: frozenset[str] | set[str] = frozenset(),
+    raw: dict[str, Any], where: str, required: set[str], optional: Collection[str] = ()
 ) -> None:
     if missing := required - set(raw):
         raise _Invalid(f"{where} lacks {sorted(missing)}")
@@ -220,7 +218,7 @@ def _langs(raw: object, where: str) -> dict[str, str]:
 
 
 def private_files() -> list[Path]:
-    """Every answer-key file there is (for the release test and the fingerprint)."""
+    """Every answer-key file there is (their texts are registered by ``grader.judge.texts``)."""
     return sorted(PRIVATE_DIR.glob("*.toml")) if PRIVATE_DIR.is_dir() else []
 
 
