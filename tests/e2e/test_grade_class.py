@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from grader.instructor.gradebook import Gradebook, ResultView
+from grader.instructor.gradebook.stats import evaluated
 from grader.judge.exercises import get_exercise
 from tests.e2e.batch_support import Ran, expected_profiles, grader
 from tests.support.classroom import EXERCISES, NOT_STUDENTS, SCRIPT, Member, make_class
@@ -197,14 +198,21 @@ def test_stats_report_pass_shares_and_surviving_mutants(graded: Graded) -> None:
     assert (ex["handed_in"], ex["passed"]) == (len(handed), len(passing))
     assert ex["passed_share"] == round(len(passing) / len(handed), 4)
     assert stats["EX-12-02"]["passed"] == 0  # prose is never "passed" before review
+    assert stats["EX-12-02"]["passed_of"] == 0 and stats["EX-12-02"]["waiting"] > 0
     # the mutant prints_only.py lets through, recomputed from the rows themselves: the share
     # is over the probes judged against it (not starters, not unreadable files)
     results = [r for r in _results(graded).values() if r.exercise == "EX-11-01"]
     rows = [r for r in results if "retries_any_error" in r.mutants]
-    survived = sum(1 for r in rows if not r.mutants["retries_any_error"])
-    assert 0 < survived < len(rows) < len(handed)
+    name = "mutant:retries_any_error"
+    ran = [r for r in rows if any(c.name == name and evaluated(c) for c in r.checks)]
+    survived = sum(1 for r in ran if not r.mutants["retries_any_error"])
+    assert 0 < survived < len(ran) < len(rows) < len(handed)  # crashes: handed in, not run
     mutant = ex["mutants"]["retries_any_error"]
-    assert (mutant["survived"], mutant["total"]) == (survived, len(rows))
+    assert (mutant["survived"], mutant["evaluated"], mutant["handed_in"]) == (
+        survived,
+        len(ran),
+        len(rows),
+    )
     assert 0 < mutant["share"] < 1
     text = grader("stats", "--lang", "en", cwd=graded.work).stdout
     assert "survived in" in text and "EX-11-01" in text
