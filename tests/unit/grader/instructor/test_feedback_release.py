@@ -71,3 +71,20 @@ def test_all_releases_provisional_scores_marked_and_filters_choose_pages(tmp_pat
     assert sorted(p.stem for p in some.glob("*.html")) == ["alice"]  # bob has no EX-11-01
     assert "EX-11-02" not in (some / "alice.html").read_text("utf-8")
     assert main(["feedback", "--db", url, "--out", str(some), "--students", "nobody"]) == 2
+
+
+def test_notes_per_exercise_are_the_hook_for_lateness(tmp_path: Path) -> None:
+    """What the term's deadlines know (lateness, penalty) is shown under the exercise it is
+    about, and only there."""
+    from grader.instructor.feedback import feedback_html
+    from grader.judge.results import Message
+
+    url = f"sqlite:///{tmp_path / 'g.db'}"
+    _class(url)
+    with Gradebook(url) as book:
+        rows = book.results(student="alice")
+    late = Message("error.usage", {"detail": "handed in 2 days late: -10%"})  # any catalogue id
+    page = feedback_html("alice", rows, "en", notes={"EX-11-01": [late]})
+    assert "handed in 2 days late: -10%" in _section(page, "EX-11-01")
+    assert "late" not in _section(page, "EX-11-02")
+    assert "late: -10%" not in feedback_html("alice", rows, "en")
