@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from grader.instructor.gradebook import Gradebook
 from grader.instructor.gradebook.decisions import ConflictingDecision, StaleDecision
 from grader.instructor.gradebook.entries import GradingKey
 from tests.unit.grader.instructor.gradebook.factories import prose_entry
@@ -136,3 +137,32 @@ def test_the_language_survives_a_redirect_and_the_favicon_is_served(tmp_path: Pa
     icon = http.get("/favicon.ico")
     assert icon.status_code == 200 and icon.headers["content-type"].startswith("image/svg+xml")
     assert http.get("/static/favicon.svg").status_code == 200
+
+
+def test_postgresql_refuses_stale_and_concurrent_decisions_the_same_way(
+    postgres_url: str,
+) -> None:
+    """Two reviewers racing on PostgreSQL: of two saves that read version 0, one lands."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with Gradebook(postgres_url) as book:
+        book.record(prose_entry("bob", V1))
+        v1 = book.result("bob", "EX-11-02")
+        assert v1 is not None
+
+        def save(score: float) -> str:
+            try:
+                book.set_review("bob", "EX-11-02", final_score=score,
+                                grading_id=v1.grading_id, version=0)  # fmt: skip
+            except ConflictingDecision:
+                return "conflict"
+            return "stored"
+
+        with ThreadPoolExecutor(2) as pool:
+            outcomes = sorted(pool.map(save, (1.0, 2.0)))
+        assert outcomes == ["conflict", "stored"]
+        book.record(prose_entry("bob", "v2\n"))
+        with pytest.raises(StaleDecision):
+            book.set_review("bob", "EX-11-02", final_score=0, grading_id=v1.grading_id, version=1)
+        result = book.result("bob", "EX-11-02")
+        assert result is not None and result.review is not None and result.review.version == 1
