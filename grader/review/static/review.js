@@ -1,6 +1,8 @@
 // grader review: keyboard shortcuts for the review queue (served by the page; no inline script).
 // j / k: next / previous answer; 0-9: the final score (a second digit or "." extends it);
 // Ctrl+Enter (or Cmd+Enter): save. Keys typed into a text field are left alone.
+// Once every handler is bound, <html> gets data-ready="1": the browser tests wait for it
+// before they press a key or click.
 (function () {
   "use strict";
   function typing(target) {
@@ -31,4 +33,5 @@
   filters.forEach(function (select) {
     select.addEventListener("change", function () { select.form.submit(); });
   });
+  document.documentElement.dataset.ready = "1";
 })();
