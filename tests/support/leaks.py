@@ -29,6 +29,13 @@ PR_SET_CHILD_SUBREAPER = 36
 #: How long processes that are on their way out (a master that just read EOF) may take.
 GRACE_SECONDS = float(os.environ.get("TICKETFLOW_TEST_LEAK_GRACE", "10"))
 _CMDLINE_CHARS = 240
+#: The interpreter's own helpers, started on demand by ``multiprocessing`` (a "spawn" Queue
+#: starts the resource tracker): each holds a pipe from this process and exits with it, so
+#: a direct child of ours running one is not a leak.
+_INTERPRETER_HELPERS = (
+    "from multiprocessing.resource_tracker import main",
+    "from multiprocessing.forkserver import main",
+)
 
 
 @dataclass(frozen=True)
@@ -106,13 +113,18 @@ def reap_zombies(parent: int) -> None:
                     os.waitpid(int(name), os.WNOHANG)
 
 
+def _interpreter_helper(process: Leftover) -> bool:
+    return process.ppid == os.getpid() and any(h in process.command for h in _INTERPRETER_HELPERS)
+
+
 def still_running(grace: float = GRACE_SECONDS) -> list[Leftover]:
-    """This process's descendants that are still alive after ``grace`` seconds."""
+    """This process's descendants that are still alive after ``grace`` seconds (but for the
+    interpreter's own ``multiprocessing`` helpers)."""
     me = os.getpid()
     deadline = time.monotonic() + grace
     while True:
         reap_zombies(me)
-        left = descendants(me)
+        left = [p for p in descendants(me) if not _interpreter_helper(p)]
         if not left or time.monotonic() >= deadline:
             return left
         time.sleep(0.1)

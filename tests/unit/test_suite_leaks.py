@@ -50,6 +50,14 @@ def test_waits_for_its_child():
     child.wait()
 """
 
+STARTS_THE_RESOURCE_TRACKER = """
+import multiprocessing
+
+def test_a_spawn_queue():
+    queue = multiprocessing.get_context("spawn").Queue()
+    queue.close()
+"""
+
 
 def run_pytest(tmp_path: Path, source: str) -> subprocess.CompletedProcess[str]:
     (tmp_path / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
@@ -105,8 +113,10 @@ def test_a_process_left_running_fails_the_run_and_is_named(
     assert mine(sleepers(), tmp_path) == []  # killed by the check: nothing is left running
 
 
-def test_a_run_that_cleans_up_passes(tmp_path: Path) -> None:
-    done = run_pytest(tmp_path, CLEANS_UP)
+@pytest.mark.parametrize("source", [CLEANS_UP, STARTS_THE_RESOURCE_TRACKER])
+def test_a_run_that_cleans_up_passes(tmp_path: Path, source: str) -> None:
+    """Cleaning up includes leaving multiprocessing's resource tracker, which exits with us."""
+    done = run_pytest(tmp_path, source)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "still running" not in done.stdout
 
