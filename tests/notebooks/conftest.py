@@ -16,7 +16,7 @@ from tests.notebooks.rerun import Plan, run_all_twice_then_experiments_alone
 
 @pytest.fixture(scope="session")
 def lesson_runs() -> Callable[[str], Plan]:
-    """``lesson_runs("11-late-ack-and-prefetch")`` -> the executed re-run plan."""
+    """``lesson_runs("11a-late-ack-and-prefetch")`` -> the executed re-run plan."""
     results: dict[str, Plan | Exception] = {}
 
     def run(stem: str) -> Plan:

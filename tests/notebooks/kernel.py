@@ -29,8 +29,8 @@ CELL_TIMEOUT_SECONDS = 120
 
 
 def lesson_notebooks() -> list[Path]:
-    """Every lesson notebook (``NN-name.ipynb``) in ``lessons/``, in order."""
-    return sorted(LESSONS_DIR.glob("[0-9][0-9]-*.ipynb"))
+    """Every lesson notebook (``NN-name.ipynb``, or ``NNa-…``/``NNb-…`` for a split lesson)."""
+    return sorted(LESSONS_DIR.glob("[0-9][0-9]*-*.ipynb"))
 
 
 @contextmanager

@@ -16,7 +16,7 @@ from tests.notebooks.rerun import refusal
 
 pytestmark = [pytest.mark.notebooks, pytest.mark.slow]
 
-LIVE_LESSONS = ["11-late-ack-and-prefetch", "12-worker-loss-retry-and-time-limits"]
+LIVE_LESSONS = ["11a-late-ack-and-prefetch", "12-worker-loss-retry-and-time-limits"]
 
 
 @pytest.mark.parametrize("stem", LIVE_LESSONS)
