@@ -42,8 +42,8 @@ class _Params(dict[str, Any]):
 
 
 def render_message(message_id: str, params: Mapping[str, Any], lang: str) -> str:
-    from grader.message import Message
-    from grader.render.sanitize import clean
+    from grader.judge.message import Message
+    from grader.judge.sanitize import clean
 
     template = catalogue(lang).get(message_id)
     if template is None:

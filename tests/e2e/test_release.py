@@ -114,7 +114,7 @@ def test_no_solution_text_and_no_rubric_is_in_the_copy(release: Path) -> None:
         assert len(texts) >= 10
         assert [text for text in texts if text in shipped] == []
     for module in ("ex_11_02.py", "ex_12_02.py", "ex_13_02.py"):
-        tree = ast.parse((release / "grader" / "exercises" / module).read_text())
+        tree = ast.parse((release / "grader" / "judge" / "exercises" / module).read_text())
         assert "Concept(" not in ast.unparse(tree)
 
 
