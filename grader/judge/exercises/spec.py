@@ -1,8 +1,9 @@
 """What an exercise is: a code probe judged by behaviour, or a prose answer judged by a rubric.
 
 Specs are plain data (plus one pure function per code exercise that reads the recorded
-calls). Titles, mutant descriptions, hints and concept names live in the message
-catalogues under ids derived from the names here.
+calls). Their texts (titles, mutant descriptions, hints, concept summaries) are catalogue
+ids derived from the names here, registered by ``grader.judge.texts`` from the files
+beside each exercise and stand-in and from the answer keys.
 """
 
 from __future__ import annotations
@@ -138,9 +139,13 @@ class Section:
 
 @dataclass(frozen=True)
 class ProseExercise:
+    """A prose answer. Its spec module gives the id, file and length; ``sections`` and
+    ``concepts`` come from its answer key (``grader.judge.exercises.answer_key``) and are
+    empty where there is none (the student copy): the answer then waits for the instructor."""
+
     id: str
     student_file: str
-    concepts: tuple[Concept, ...]
+    concepts: tuple[Concept, ...] = ()
     sections: tuple[Section, ...] = ()
     #: Fewer non-blank characters than this (after removing the template) is "too short".
     min_chars: int = 60
