@@ -153,8 +153,11 @@ class LiveRun:
     def log_text(self) -> str:
         return self.worker_log.read_text(encoding="utf-8") if self.worker_log.exists() else ""
 
-    def wait_for(self, predicate: Callable[[Entry], bool], timeout: float = 10.0) -> Entry:
-        """Poll the journal until an entry matches; fail loudly instead of guessing."""
+    def wait_for(self, predicate: Callable[[Entry], bool], timeout: float = 30.0) -> Entry:
+        """Poll the journal until an entry matches; fail loudly instead of guessing.
+
+        The 30 s default is for a loaded machine: a step takes well under a second when quiet.
+        """
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             for entry in self.entries():
@@ -163,7 +166,7 @@ class LiveRun:
             time.sleep(0.02)
         raise TimeoutError(f"not observed within {timeout} s")
 
-    def wait_for_log(self, text: str, timeout: float = 10.0, *, count: int = 1) -> None:
+    def wait_for_log(self, text: str, timeout: float = 30.0, *, count: int = 1) -> None:
         """Poll the worker log until ``text`` occurs ``count`` times."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
