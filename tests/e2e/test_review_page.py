@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 
 from grader.instructor.gradebook import Gradebook
+from grader.instructor.gradebook.stats import evaluated
 from tests.e2e.batch_support import grader
 from tests.e2e.review_support import (
     Server,
@@ -150,7 +151,10 @@ def test_the_token_becomes_an_http_only_strict_cookie(tab: Tab) -> None:
 
 def _queue_keys(review_class: ReviewClass) -> list[tuple[str, str]]:
     with _book(review_class) as book:
-        return sorted((r.student, r.exercise) for r in book.results(status="needs_review"))
+        return sorted(
+            ((r.student, r.exercise) for r in book.results(status="needs_review")),
+            key=lambda key: (key[1], key[0]),
+        )
 
 
 def test_walk_the_queue_decide_reload_regrade_and_export(
@@ -170,10 +174,12 @@ def test_walk_the_queue_decide_reload_regrade_and_export(
             break
         with page.expect_navigation():
             page.keyboard.press("j")
-    assert walked == expected  # every needs_review answer, once, in order
+    # every needs_review answer, once, one question across the class at a time
+    assert sorted(walked) == sorted(expected) and len(walked) == len(expected)
+    assert [exercise for _, exercise in walked] == [exercise for _, exercise in expected]
     with page.expect_navigation():
         page.keyboard.press("k")
-    assert page.url.endswith("/".join(expected[-2]))
+    assert page.url.endswith("/".join(walked[-2]))
 
     # decide on a prose answer: digit key for the score, a comment, Ctrl+Enter to save
     student = review_class.student("prose_en")
@@ -184,7 +190,8 @@ def test_walk_the_queue_decide_reload_regrade_and_export(
     page.fill("#comment", "Clear on redelivery; <b>name</b> the late ACK.")
     with page.expect_navigation():
         page.keyboard.press("Control+Enter")
-    assert page.url.endswith(f"/queue/{student}/EX-12-02")  # on to the next answer
+    # on to the next answer of the same question
+    assert page.url.endswith("/EX-11-02") and f"/queue/{student}/" not in page.url
     assert int(page.inner_text("#left-count")) == left_before - 1
 
     def kept() -> None:
@@ -214,15 +221,21 @@ def test_walk_the_queue_decide_reload_regrade_and_export(
     answer.write_text(answer.read_text(encoding="utf-8") + "\nOne more thought.\n", "utf-8")
     assert review_class.grade()["graded"] == 1
     page.goto(f"{review_class.server.base}/s/{other}/EX-12-02")
-    assert page.input_value("#score") == "4.5"
+    # the decision on the old text is kept for the instructor, flagged, and no longer counts:
+    # the new text waits again, its provisional score in the box
     assert page.is_visible("#changed-since-review")
+    with _book(review_class) as book:
+        changed = book.result(other, "EX-12-02")
+        assert changed is not None and not changed.reviewed and changed.review is not None
+        provisional = changed.score
+    assert page.input_value("#score") == f"{provisional:g}"
     kept()
 
     # export and feedback use the decisions
     exported = grader("export", "--db", review_class.url, "--format", "csv", cwd=review_class.work)
     rows = {row["student"]: row for row in csv.DictReader(io.StringIO(exported.stdout))}
     assert rows[student]["EX-11-02"] == "3"
-    assert rows[other]["EX-12-02"] == "4.5"
+    assert rows[other]["EX-12-02"] == f"{provisional:g}"  # not the decision on the old text
     out = review_class.work / "feedback"
     shutil.rmtree(out, ignore_errors=True)
     assert (
@@ -285,7 +298,7 @@ def test_class_insight_shows_the_mutant_shares_of_grader_stats(
             )
             assert bar is not None, (exercise["exercise"], mutant)
             assert float(bar.get_attribute("data-share") or "nan") == share["share"]
-            assert f"({share['survived']}/{share['total']})" in (bar.text_content() or "")
+            assert f"({share['survived']}/{share['evaluated']})" in (bar.text_content() or "")
             compared += 1
     assert compared >= 10
     # a surviving mutant lists exactly the students whose probe let it through
@@ -300,7 +313,8 @@ def test_class_insight_shows_the_mutant_shares_of_grader_stats(
         survivors = sorted(
             r.student
             for r in book.results(exercise="EX-11-01")
-            if any(c.name == f"mutant:{mutant}" and not c.passed for c in r.checks)
+            # a probe that crashed on the real code was never run against the mutant
+            if any(c.name == f"mutant:{mutant}" and not c.passed and evaluated(c) for c in r.checks)
         )
     assert listed == survivors and len(listed) == exercise["mutants"][mutant]["survived"]
 
