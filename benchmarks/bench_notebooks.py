@@ -1,4 +1,4 @@
-"""Wall time of each lesson notebook, run top to bottom on a fresh kernel (target: < 15 s).
+"""Wall time of each lesson notebook, run top to bottom on a fresh kernel (target: < 20 s).
 
     python benchmarks/bench_notebooks.py                # 3 runs of each lesson, median
     python benchmarks/bench_notebooks.py --runs 5 --only 12
@@ -22,7 +22,7 @@ import nbformat
 
 from tests.notebooks.kernel import execute, execute_file, lesson_notebooks
 
-TARGET_SECONDS = 15.0
+TARGET_SECONDS = 20.0  # issue 22: each notebook under 20 s headless, embedded default
 
 
 def time_once(path: Path | None) -> float:

@@ -13,21 +13,25 @@ from tests.notebooks.kernel import lesson_notebooks
 pytestmark = pytest.mark.notebooks
 
 LESSON_STEMS = [
-    "11-late-ack-and-prefetch",
+    "11a-late-ack-and-prefetch",
+    "11b-retry-policy-and-dedupe",
     "12-worker-loss-retry-and-time-limits",
     "13-receipt-and-effect-in-one-transaction",
 ]
 EXERCISES = {
-    "11-late-ack-and-prefetch": ("EX-11-01", "EX-11-02"),
+    "11b-retry-policy-and-dedupe": ("EX-11-01", "EX-11-02"),
     "12-worker-loss-retry-and-time-limits": ("EX-12-01", "EX-12-02"),
     "13-receipt-and-effect-in-one-transaction": ("EX-13-01", "EX-13-02"),
 }
+#: The first half of a split lesson ends by pointing to its second half, which has the exercises.
+CONTINUED_IN = {"11a-late-ack-and-prefetch": "11b-retry-policy-and-dedupe"}
 CJK = re.compile(r"[\u4e00-\u9fff]")
 SERVICE_URL = re.compile(r"\b(amqp|redis|rediss|postgresql(\+\w+)?)://")
 
 
-def test_the_lessons_are_exactly_the_three_of_issue_4() -> None:
+def test_the_lessons_are_the_three_of_issue_4_with_lesson_11_in_two_halves() -> None:
     assert [path.stem for path in lesson_notebooks()] == LESSON_STEMS
+    assert set(EXERCISES) | set(CONTINUED_IN) == set(LESSON_STEMS)
 
 
 @pytest.fixture(params=LESSON_STEMS)
@@ -80,6 +84,10 @@ def test_needs_no_network_service(notebook_path: Path) -> None:
 
 def test_ends_by_pointing_to_its_exercises_and_a_runnable_check_cell(notebook_path: Path) -> None:
     *_, prose, last = nbformat.read(notebook_path, as_version=4).cells
+    if notebook_path.stem in CONTINUED_IN:
+        assert last.cell_type == "markdown"
+        assert f"{CONTINUED_IN[notebook_path.stem]}.ipynb" in last.source
+        return
     assert prose.cell_type == "markdown"
     first, second = EXERCISES[notebook_path.stem]
     for exercise in (first, second):
