@@ -31,6 +31,9 @@ JOURNAL_ENV = "LESSON14_JOURNAL"
 TRANSPORT_ENV = "LESSON14_TRANSPORT"
 REJECT_ENV = "LESSON14_REJECT_ON_WORKER_LOST"
 DEAD_LETTER_ENV = "LESSON14_DEAD_LETTER_EXCHANGE"
+RESULT_BACKEND_ENV = "LESSON14_RESULT_BACKEND"
+DATABASE_ENV = "LESSON14_DATABASE_URL"
+RESULT_EXPIRES_SECONDS = 60
 HOLD_SECONDS = 12.0
 
 #: (name, acks_late, raises Reject(requeue=False) rather than ValueError)
@@ -79,8 +82,16 @@ def settings_from(env: Mapping[str, str]) -> dict[str, Any]:
             "task_default_exchange": queue,
             "task_default_routing_key": queue,
         }
+    backend: dict[str, Any] = {}
+    if env.get(RESULT_BACKEND_ENV):
+        backend = {
+            "result_backend": env[RESULT_BACKEND_ENV],
+            "result_backend_transport_options": transport,
+            "result_expires": RESULT_EXPIRES_SECONDS,
+        }
     return {
         **routing,
+        **backend,
         "broker_transport_options": transport,
         "task_default_queue": queue,
         "task_reject_on_worker_lost": env.get(REJECT_ENV, "1") != "0",
@@ -97,7 +108,10 @@ def build_app(env: Mapping[str, str]) -> Any:
     if not broker:
         raise RuntimeError(f"{BROKER_ENV} is not set: the driver names the broker")
     app = create_app(broker, eager=False, main="lesson14", **settings_from(env))
-    register(app, Path(env[JOURNAL_ENV]) if env.get(JOURNAL_ENV) else None)
+    journal = Path(env[JOURNAL_ENV]) if env.get(JOURNAL_ENV) else None
+    register(app, journal)
+    if env.get(DATABASE_ENV):
+        register_steps(app, journal, env[DATABASE_ENV])
     return app
 
 
@@ -166,6 +180,10 @@ def register(app: Any, journal: Path | None) -> None:
     for name, acks_late, reject in FAILING_TASKS:
         failing(name, acks_late=acks_late, reject=reject)
 
+    @app.task(name="lesson14.echo", bind=True, shared=False)  # type: ignore[untyped-decorator]
+    def echo(task: Any, key: str) -> dict[str, Any]:
+        return {"key": key, "task_id": task.request.id}
+
     @app.task(name="lesson14.flaky", bind=True, shared=False)  # type: ignore[untyped-decorator]
     def flaky(task: Any, key: str) -> str:
         note(journal, "started", key=key, **describe(task))
@@ -174,3 +192,38 @@ def register(app: Any, journal: Path | None) -> None:
             raise task.retry(exc=ConnectionError("dependency unreachable"), countdown=1)
         note(journal, "finished", key=key, **describe(task))
         return key
+
+
+def register_steps(app: Any, journal: Path | None, database_url: str) -> None:
+    """``lesson14.step``: one canvas step whose effect goes through the receipt (apply once)."""
+    handler: Any = None
+
+    def apply_once(key: str, step: str) -> bool:
+        nonlocal handler
+        if handler is None:  # built in the pool process that uses it
+            from ticketflow.db.engine import create_engine_from_url
+            from ticketflow.notifications.effects import (
+                SqlAlchemyEffectTransaction,
+                make_notification_handler,
+            )
+
+            engine = create_engine_from_url(database_url)
+            handler = make_notification_handler(SqlAlchemyEffectTransaction(engine))
+        from ticketflow.messaging.envelope import EventEnvelope
+
+        envelope = EventEnvelope(f"{key}:{step}", "order.step", {"order": key, "step": step})
+        return bool(handler(envelope))
+
+    @app.task(name="lesson14.step", shared=False)  # type: ignore[untyped-decorator]
+    def step(key: str, name: str, fail: bool = False) -> dict[str, Any]:
+        if fail:
+            note(journal, "step_failed", key=key, step=name)
+            raise ValueError(f"step {name} of {key} failed")
+        applied = apply_once(key, name)
+        note(journal, "step", key=key, step=name, applied=applied)
+        return {"step": name, "applied": applied}
+
+    @app.task(name="lesson14.summarize", shared=False)  # type: ignore[untyped-decorator]
+    def summarize(results: list[dict[str, Any]], key: str) -> str:
+        note(journal, "body_ran", key=key, seen=[r["step"] for r in results])
+        return f"{key}: {len(results)} steps done"

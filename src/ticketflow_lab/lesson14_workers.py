@@ -99,6 +99,12 @@ class WorkerSet:
         result = self.client.send_task(task, args=[key], queue=self.queue, **options)
         return str(result.id)
 
+    def signature(self, task: str, *args: Any, **kwargs: Any) -> Any:
+        """An immutable signature of a worker task, routed to this set's queue."""
+        return self.client.signature(task, args=args, kwargs=kwargs, immutable=True).set(
+            queue=self.queue
+        )
+
     def entries(self) -> list[Entry]:
         return lesson14_app.read_journal(self.journal)
 

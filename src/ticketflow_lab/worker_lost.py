@@ -1,0 +1,72 @@
+"""A pool process killed mid-task, with and without ``task_reject_on_worker_lost``.
+
+One real worker (``lesson14_app`` on RabbitMQ, prefork, concurrency 1, late ACK) starts
+``lesson14.hold``; the driver SIGKILLs that pool process (the main process stays up and
+notices: ``WorkerLostError``). Then the driver waits a few seconds for a second run and
+stops the worker warmly: a message still unacknowledged would now be back in the queue.
+
+* ``task_reject_on_worker_lost=True`` (the course's setting): the main process rejects
+  with requeue, the task runs again (``redelivered=True``);
+* ``False`` (Celery's default): the main process *acknowledges* the message, as it does
+  for any failure of a late-ACK task (``acks_on_failure``): one run, nothing left — gone.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+from dataclasses import dataclass
+from pathlib import Path
+
+from ticketflow_lab.lesson14_workers import WorkerSet
+from ticketflow_lab.live_services import url
+
+SECOND_RUN_WAIT_SECONDS = 4.0
+
+
+@dataclass(frozen=True)
+class ChildLoss:
+    reject_on_worker_lost: bool
+    runs: int
+    redelivered: list[object]
+    left_in_queue: int
+
+    def conclusion(self) -> str:
+        fate = (
+            "requeued and run again" if self.runs > 1 else "acknowledged by the main process: gone"
+        )
+        return (
+            f"task_reject_on_worker_lost={self.reject_on_worker_lost!s:<5}: runs={self.runs} "
+            f"redelivered={self.redelivered} left in the queue={self.left_in_queue} -> {fate}"
+        )
+
+
+def run_child_loss(
+    folder: Path, *, reject_on_worker_lost: bool, timeout: float = 10.0
+) -> ChildLoss:
+    from kombu.connection import Connection
+
+    broker = url("RabbitMQ")
+    with WorkerSet(
+        folder, broker_url=broker, reject_on_worker_lost=reject_on_worker_lost
+    ) as workers:
+        (node,) = workers.start("child")
+        workers.send("lesson14.hold", "child-lost")
+        first = workers.wait_entry(
+            lambda e: e["kind"] == "started", timeout=timeout, what="the task to start"
+        )
+        if first["pid"] not in workers.pool_children(node):
+            raise RuntimeError(f"pid {first['pid']} is not a pool process of {node}")
+        os.kill(first["pid"], signal.SIGKILL)
+        with contextlib.suppress(TimeoutError):  # no second run within the window
+            workers.wait_entry(
+                lambda e: e["kind"] == "finished",
+                timeout=SECOND_RUN_WAIT_SECONDS,
+                what="a second run",
+            )
+        workers.stop()
+        with Connection(broker, connect_timeout=5) as connection:  # type: ignore[no-untyped-call]
+            left = connection.channel().queue_declare(workers.queue, passive=True).message_count
+        runs = [e for e in workers.entries() if e["kind"] == "started"]
+    return ChildLoss(reject_on_worker_lost, len(runs), [e["redelivered"] for e in runs], int(left))
