@@ -27,9 +27,11 @@ test-fast: setup  ## the quick subset: no slow tests (notebooks, release, sandbo
 test: setup  ## the whole suite (integration tests skip, with the reason, if a service is unreachable)
 	$(PY) -m pytest
 
-lint: setup
+lint: setup  ## ruff (lint + format), mypy --strict, import-linter's layer contracts
 	$(VENV)/bin/ruff check src grader tests benchmarks
+	$(VENV)/bin/ruff format --check src grader tests benchmarks
 	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports
 
 bench: setup  ## every performance target, measured (run on a quiet machine)
 	$(PY) benchmarks/bench_effects.py

@@ -45,7 +45,7 @@ FILE_NAMES = {
 
 
 def _code_checks(spec: object, rng: random.Random) -> tuple[object, ...]:
-    from grader.results import Message, failed_check, msg, passed_check
+    from grader.judge.results import Message, failed_check, msg, passed_check
 
     mutants = spec.mutants  # type: ignore[attr-defined]
     checks = [
@@ -80,7 +80,7 @@ def _code_checks(spec: object, rng: random.Random) -> tuple[object, ...]:
 
 
 def _prose_checks(spec: object, rng: random.Random) -> tuple[object, ...]:
-    from grader.results import Message, failed_check, msg, passed_check
+    from grader.judge.results import Message, failed_check, msg, passed_check
 
     checks = []
     for concept in spec.concepts:  # type: ignore[attr-defined]
@@ -100,15 +100,15 @@ def _prose_checks(spec: object, rng: random.Random) -> tuple[object, ...]:
 
 
 def build_gradebook(url: str, students: int, seed: int = 11) -> None:
-    from grader.exercises import get_exercise
-    from grader.gradebook import Gradebook
-    from grader.gradebook.entries import (
+    from grader.instructor.gradebook import Gradebook
+    from grader.instructor.gradebook.entries import (
         GradingKey,
         entry_from_report,
         missing_entry,
         sha256_text,
     )
-    from grader.results import build_report, msg
+    from grader.judge.exercises import get_exercise
+    from grader.judge.results import build_report, msg
 
     rng = random.Random(seed)
     fingerprint = "b" * 64
@@ -204,7 +204,7 @@ def main() -> int:
                 f"gradebook: {args.students} students x 6 exercises written in "
                 f"{time.perf_counter() - started:.1f} s"
             )
-        from grader.gradebook import Gradebook
+        from grader.instructor.gradebook import Gradebook
 
         with Gradebook(url) as book:
             results = book.results()

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import time
 
-from grader.exercises import get_exercise
-from grader.exercises.spec import ProseExercise
-from grader.rubric import score_answer
-from grader.rubric.patterns import engine
-from grader.starters import starter_template
+from grader.judge.exercises import get_exercise
+from grader.judge.exercises.spec import ProseExercise
+from grader.judge.rubric import score_answer
+from grader.judge.rubric.patterns import engine
+from grader.judge.starters import starter_template
 
 ATTACKS = {
     "retr": "retr",

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from grader.results import CheckReport, CheckResult
+    from grader.judge.results import CheckReport, CheckResult
 
 __all__ = ["CheckReport", "CheckResult", "check"]
 
@@ -26,15 +26,15 @@ def check(
     lang: str | None = None,
     root: str | Path | None = None,
 ) -> CheckReport:
-    """Check an exercise from a (warm) notebook kernel; see ``grader.notebook.check``."""
-    from grader.notebook import check as notebook_check
+    """Check an exercise from a (warm) notebook kernel; see ``grader.frontends.notebook.check``."""
+    from grader.frontends.notebook import check as notebook_check
 
     return notebook_check(exercise_id, submission, lang=lang, root=root)
 
 
 def __getattr__(name: str) -> Any:
     if name in ("CheckReport", "CheckResult"):
-        from grader import results
+        from grader.judge import results
 
         return getattr(results, name)
     raise AttributeError(f"module 'grader' has no attribute {name!r}")

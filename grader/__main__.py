@@ -1,5 +1,5 @@
 """``python -m grader`` is the ``grader`` command."""
 
-from grader.cli import main
+from grader.frontends.cli import main
 
 raise SystemExit(main())

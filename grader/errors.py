@@ -63,9 +63,10 @@ class GraderError(Exception):
         super().__init__(self.message_id, dict(params))
 
     def __str__(self) -> str:
-        from grader.render.catalog import render_message
-
-        return render_message(self.message_id, self.params, "en")
+        """The id and parameters, for logs and tracebacks; people see it rendered in their
+        language by the front end (``grader.render.catalog.render_message``)."""
+        params = ", ".join(f"{key}={value!r}" for key, value in self.params.items())
+        return f"{self.message_id}({params})"
 
 
 class UsageError(GraderError):

@@ -13,7 +13,7 @@ from grader.render.view import report_view
 if TYPE_CHECKING:
     import jinja2
 
-    from grader.results import CheckReport
+    from grader.judge.results import CheckReport
 
 _STATUS_COLOR = {"passed": "#1a7f37", "needs_review": "#9a6700"}
 _LABELS = ("score", "check", "result", "points", "details", "evidence", "evidence_above", "hint")

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from grader.message import Message
+from grader.judge.message import Message
+from grader.judge.sanitize import clean, visible
 from grader.render.catalog import render_message
-from grader.render.sanitize import clean, visible
 
 if TYPE_CHECKING:
-    from grader.results import CheckReport
+    from grader.judge.results import CheckReport
 
 
 def _text(message: Message | None, lang: str) -> str | None:

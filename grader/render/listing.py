@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from grader.listing import ListEntry
+from grader.judge.results import ListEntry
 from grader.render.catalog import render_message
 from grader.render.table import table
 

@@ -6,12 +6,12 @@ import os
 import sys
 from typing import TYPE_CHECKING, TextIO
 
+from grader.judge.sanitize import fenced, visible
 from grader.render.catalog import render_message
-from grader.render.sanitize import fenced, visible
 from grader.render.view import report_view
 
 if TYPE_CHECKING:
-    from grader.results import CheckReport
+    from grader.judge.results import CheckReport
 
 _GREEN, _RED, _YELLOW, _DIM, _BOLD, _RESET = (
     "\x1b[32m",

@@ -11,12 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from grader.message import Message
+from grader.judge.message import Message
+from grader.judge.sanitize import clean
 from grader.render.catalog import render_message
-from grader.render.sanitize import clean
 
 if TYPE_CHECKING:
-    from grader.results import CheckReport
+    from grader.judge.results import CheckReport
 
 
 @dataclass(frozen=True)

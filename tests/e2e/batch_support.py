@@ -53,7 +53,7 @@ def expected_profiles() -> dict[str, dict[str, dict[str, Any]]]:
 
 def canonical(url: str) -> list[tuple[Any, ...]]:
     """Every current result with its checks, as comparable tuples (no times, no ids)."""
-    from grader.gradebook import Gradebook
+    from grader.instructor.gradebook import Gradebook
 
     with Gradebook(url) as book:
         return [
@@ -75,8 +75,8 @@ def canonical(url: str) -> list[tuple[Any, ...]]:
 def grading_keys(url: str) -> list[tuple[str, str, str, str]]:
     from sqlalchemy import select
 
-    from grader.gradebook import Gradebook
-    from grader.gradebook.models import Grading
+    from grader.instructor.gradebook import Gradebook
+    from grader.instructor.gradebook.models import Grading
 
     with Gradebook(url) as book, book.engine.connect() as connection:
         rows = connection.execute(

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from grader.exercises import get_exercise
-from grader.gradebook import Gradebook, ResultView
+from grader.instructor.gradebook import Gradebook, ResultView
+from grader.judge.exercises import get_exercise
 from tests.e2e.batch_support import Ran, expected_profiles, grader
 from tests.support.classroom import EXERCISES, NOT_STUDENTS, SCRIPT, Member, make_class
 
@@ -166,7 +166,7 @@ def test_export_json_and_final_scores(graded: Graded, tmp_path: Path) -> None:
         with Gradebook(graded.url) as book, book.engine.begin() as connection:
             from sqlalchemy import delete
 
-            from grader.gradebook.models import Review
+            from grader.instructor.gradebook.models import Review
 
             connection.execute(delete(Review))
 

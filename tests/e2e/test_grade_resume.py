@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import create_engine, func, select
 
-from grader.gradebook.models import CurrentResult
+from grader.instructor.gradebook.models import CurrentResult
 from tests.e2e.batch_support import canonical, environment, grader, grading_keys
 from tests.e2e.conftest import grader_command
 from tests.support.classroom import EXERCISES, make_class

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.gradebook import Gradebook
+from grader.instructor.gradebook import Gradebook
 from tests.e2e.batch_support import grader
 from tests.support.classroom import REPO, SOLUTIONS, make_class
 

@@ -15,7 +15,7 @@ pytestmark = pytest.mark.e2e
 
 def test_warm_calls_reuse_one_master_and_render_html(course: Course) -> None:
     """One master per kernel's service; each call gets a fresh server forked from it."""
-    from grader import notebook
+    from grader.frontends import notebook
 
     course.answer("EX-12-01", REPO / "solutions" / "EX-12-01" / "notification_once_probe.py")
     first = check("EX-12-01", root=course.root)

@@ -1,7 +1,7 @@
 """Prose answers through the real ``grader check``: honest answers score well, wrong and
 keyword-stuffed ones do not, and the missing points read as advice, in zh and en.
 
-The answers are the rubric's acceptance files (tests/unit/grader/rubric/files/).
+The answers are the rubric's acceptance files (tests/unit/grader/judge/rubric/files/).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from tests.e2e.conftest import REPO, Course
 
 pytestmark = pytest.mark.e2e
 
-ANSWERS = REPO / "tests" / "unit" / "grader" / "rubric" / "files"
+ANSWERS = REPO / "tests" / "unit" / "grader" / "judge" / "rubric" / "files"
 CASES = [
     "EX-11-02/honest-zh-bullets.md",
     "EX-11-02/wrong-misconceptions-zh.md",

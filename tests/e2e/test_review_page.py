@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from grader.gradebook import Gradebook
+from grader.instructor.gradebook import Gradebook
 from tests.e2e.batch_support import grader
 from tests.e2e.review_support import (
     Server,

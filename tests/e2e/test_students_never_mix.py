@@ -17,10 +17,10 @@ from pathlib import Path
 
 import pytest
 
-from grader.exercises import get_exercise
-from grader.results import CheckReport
-from grader.service import GradingService, GradingSettings
-from grader.submission import load_submission
+from grader.app.service import GradingService, GradingSettings
+from grader.judge.exercises import get_exercise
+from grader.judge.results import CheckReport
+from grader.judge.submission import load_submission
 from tests.e2e.conftest import FILES, REPO
 
 pytestmark = pytest.mark.e2e

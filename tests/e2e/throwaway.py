@@ -2,9 +2,9 @@
 
 The three grader-side files, written to a temporary folder instead of the package:
 
-1. the function under test, declared once: a ``Target`` in ``grader.targets.TARGETS``;
+1. the function under test, declared once: a ``Target`` in ``grader.variants.targets.TARGETS``;
 2. its stand-ins file: one twin and one mutant (``files/throwaway/clamp_variants.py``);
-3. the exercise spec ``ex_99_01.py`` in a folder of the ``grader.exercises`` package (found
+3. the exercise spec ``ex_99_01.py`` in a folder of the ``grader.judge.exercises`` package (found
    by discovery, listed nowhere).
 
 Plus a course root holding ``exercises/EX-99-01/`` for the student's file.
@@ -20,12 +20,12 @@ from pathlib import Path
 
 import pytest
 
-import grader.exercises
-from grader.targets import TARGETS, Target
+import grader.judge.exercises
+from grader.variants.targets import TARGETS, Target
 
 FILES = Path(__file__).parent / "files" / "throwaway"
 EXERCISE_ID = "EX-99-01"
-MODULE = "grader.exercises.ex_99_01"
+MODULE = "grader.judge.exercises.ex_99_01"
 
 
 @dataclass(frozen=True)
@@ -52,7 +52,9 @@ def throwaway(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Throw
     monkeypatch.syspath_prepend(str(code))  # the fork server imports it from there
     target = Target(name="clamp", module="throwaway_clamp", function="clamp", stand_ins=stand_ins)
     monkeypatch.setitem(TARGETS, "clamp", target)
-    monkeypatch.setattr(grader.exercises, "__path__", [*grader.exercises.__path__, str(package)])
+    monkeypatch.setattr(
+        grader.judge.exercises, "__path__", [*grader.judge.exercises.__path__, str(package)]
+    )
     root = tmp_path / "course"
     (root / "exercises" / EXERCISE_ID).mkdir(parents=True)
     yield Throwaway(root, stand_ins, root / "exercises" / EXERCISE_ID / "clamp_probe.py")

@@ -17,7 +17,7 @@ A case may also booby-trap the course root it is graded in (a copy of its own)::
 
     # course: grader-link      (.grader is a symlink to a folder elsewhere: writes must not
     #                           land there)
-    #       | results-fifo     (.grader/results.json is a FIFO: nothing may block on it)
+    #       | results-fifo     (.grader/judge/results.json is a FIFO: nothing may block on it)
 
 A ``.make`` file describes a submission built at test time (symlinks, FIFOs, 10 MB files)::
 

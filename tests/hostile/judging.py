@@ -31,7 +31,7 @@ def budget(exercise: str) -> float:
     runs them all in one batch, so it needs at most this), one wall limit per wave, plus
     slack."""
     from grader.errors import GraderError
-    from grader.exercises import get_exercise
+    from grader.judge.exercises import get_exercise
     from grader.runner import Limits
 
     try:
@@ -58,7 +58,7 @@ def namespaces_available() -> bool:
 
 
 def _parallelism() -> int:
-    from grader.settings import default_jobs
+    from grader.app.settings import default_jobs
 
     return default_jobs()
 

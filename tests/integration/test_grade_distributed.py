@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import create_engine, select
 
-from grader.gradebook.models import Grading
+from grader.instructor.gradebook.models import Grading
 from tests.e2e.batch_support import canonical, environment, expected_profiles, grading_keys
 from tests.e2e.conftest import grader_command
 from tests.support.classroom import EXERCISES, make_class

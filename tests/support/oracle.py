@@ -6,11 +6,11 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from grader.harness.conversation import Conversation
-from grader.harness.effects import applying
-from grader.harness.policy import asking
-from grader.harness.statements import rebuilders
-from grader.oracle.session import Oracle, Outcome
+from grader.proxy.child.conversation import Conversation
+from grader.proxy.child.effects import applying
+from grader.proxy.child.policy import asking
+from grader.proxy.child.statements import rebuilders
+from grader.proxy.oracle.session import Oracle, Outcome
 from ticketflow.messaging.envelope import EventEnvelope
 from ticketflow.workers.policy import RetryableTaskError, RetryDecision
 

@@ -1,4 +1,4 @@
-# trick: .grader/results.json is a named pipe, so reading or writing the cache would block grader check and list forever
+# trick: .grader/judge/results.json is a named pipe, so reading or writing the cache would block grader check and list forever
 # expect: failed
 # exercise: EX-11-01
 # course: results-fifo

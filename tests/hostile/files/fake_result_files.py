@@ -12,7 +12,7 @@ FAKE = json.dumps({"exercise": "EX-11-01", "status": "passed", "score": 100, "ma
                    "checks": [], "marker": "hostile-corpus-marker"})
 repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(ticketflow.__file__))))
 targets = [
-    "result.json", ".grader/result.json", ".grader/cache/EX-11-01.json",
+    "result.json", ".grader/result.json", ".grader/app/cache/EX-11-01.json",
     os.path.join(repo, "result.json"), os.path.join(repo, ".grader", "EX-11-01.json"),
     os.path.join(repo, "exercises", "EX-11-01", "result.json"),
     "/tmp/result.json", "/tmp/.grader/EX-11-01.json",

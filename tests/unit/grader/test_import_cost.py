@@ -30,13 +30,14 @@ def test_importing_grader_loads_nothing_but_the_package() -> None:
 def test_the_ex_11_01_path_never_imports_celery_or_sqlalchemy() -> None:
     # What the CLI process and the EX-11-01 fork-server host import between them.
     code = (
-        "import grader.cli, grader.service, grader.grading, grader.verdict, grader.render.text\n"
-        "from grader.exercises import get_exercise\n"
+        "import grader.frontends.cli, grader.app.service, grader.judge.grading\n"
+        "import grader.judge.verdict, grader.render.text\n"
+        "from grader.judge.exercises import get_exercise\n"
         "import importlib\n"
         "for name in get_exercise('EX-11-01').all_preload: importlib.import_module(name)\n"
-        "import grader.fingerprint\n"
-        "grader.fingerprint.verdict_fingerprint(get_exercise('EX-11-01'))\n"
-        "from grader.oracle.implementations import warm_up\n"
+        "import grader.app.fingerprint\n"
+        "grader.app.fingerprint.verdict_fingerprint(get_exercise('EX-11-01'))\n"
+        "from grader.proxy.oracle.implementations import warm_up\n"
         "warm_up('policy')"  # the oracle of EX-11-01 (in its oracle process)
     )
     assert _heavy(_modules_after(code)) == set()
@@ -49,7 +50,7 @@ def test_grading_a_database_exercise_leaves_sqlalchemy_to_the_oracle_process() -
     probe = next(solution.glob("*.py"))
     code = (
         "import contextlib, io\n"
-        "from grader.cli import main\n"
+        "from grader.frontends.cli import main\n"
         "with contextlib.redirect_stdout(io.StringIO()) as out:\n"
         f"    code = main(['check', 'EX-12-01', '--path', {str(probe)!r}, '--json'])\n"
         "assert code == 0 and json.loads(out.getvalue())['status'] == 'passed', out.getvalue()\n"

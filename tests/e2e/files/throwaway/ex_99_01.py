@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from grader.exercises.spec import CodeExercise, Records, calls_of
-from grader.message import Message, msg
+from grader.judge.exercises.spec import CodeExercise, Records, calls_of
+from grader.judge.message import Message, msg
 
 
 def check_calls(records: Records) -> Message | None:

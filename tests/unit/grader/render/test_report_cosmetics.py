@@ -6,10 +6,11 @@ import re
 from pathlib import Path
 
 from grader.errors import UnknownExercise
-from grader.notebook import error_report
+from grader.frontends.notebook import error_report
+from grader.judge.results import CheckReport, build_report, failed_check, msg, passed_check
 from grader.render.html import report_to_html
+from grader.render.json_out import report_to_dict
 from grader.render.text import report_to_text
-from grader.results import CheckReport, build_report, failed_check, msg, passed_check
 
 FILES = Path(__file__).parent / "files"
 PRINTED = "RetryableTaskError 0 True 5 False\nRetryableTaskError 1 True 10 False\n"
@@ -83,10 +84,11 @@ def test_the_weak_sandbox_is_the_first_thing_said() -> None:
     weak = build_report("EX-11-01", "code", checks, isolation="rlimits")
     first = report_to_text(weak, "en", color=False).splitlines()[0]
     assert "rlimits" in first and "not for official grading" in first
-    data = weak.to_dict("en")
+    data = report_to_dict(weak, "en")
     assert list(data)[:2] == ["official", "notice"] and data["official"] is False
     strong = build_report("EX-11-01", "code", checks, isolation="namespaces")
-    assert strong.to_dict("en")["official"] is True and "notice" not in strong.to_dict("en")
+    shown = report_to_dict(strong, "en")
+    assert shown["official"] is True and "notice" not in shown
 
 
 def test_a_normalised_id_is_echoed() -> None:

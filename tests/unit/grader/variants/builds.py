@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from grader.oracle.implementations import implementation
+from grader.proxy.oracle.implementations import implementation
 
 
 def built(target: str, name: str, seed: int = 0) -> Any:

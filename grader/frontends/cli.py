@@ -1,0 +1,121 @@
+"""``grader``: check exercises from the command line.
+
+    grader check EX-12-01 [--path FILE] [--root DIR] [--lang zh|en] [--json]
+    grader list [--root DIR] [--lang zh|en] [--json] [--no-run]
+    grader build-starters [--root DIR] [--check]
+
+Each subcommand is a module of ``grader.frontends.commands`` (``register`` + ``run``); this
+module only
+registers them and dispatches. Exit codes: see ``grader.errors`` (the one place they are
+written down). No command ever ends with a Python traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # imported in main(), after a check's master process is on its way
+    import argparse
+    from types import ModuleType
+
+    from grader.errors import GraderError
+
+#: The subcommands, in ``--help`` order: modules of ``grader.frontends.commands``.
+COMMAND_NAMES = (
+    "check",
+    "list",
+    "build_starters",
+    "submit",
+    "grade",
+    "worker",
+    "export",
+    "feedback",
+    "stats",
+    "review",
+    "release",
+)
+
+
+def commands() -> tuple[ModuleType, ...]:
+    import importlib
+
+    return tuple(
+        importlib.import_module(f"grader.frontends.commands.{name}") for name in COMMAND_NAMES
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    import argparse
+
+    from grader.errors import EXIT_CODES
+
+    parser = argparse.ArgumentParser(
+        prog="grader",
+        description="Check ticketflow course exercises (lessons 11-13).",
+        epilog=EXIT_CODES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for command in commands():
+        command.register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    given = sys.argv[1:] if argv is None else list(argv)
+    if given[:1] == ["check"]:
+        from grader.runner.master import discard_spare, launch_spare
+
+        launch_spare()  # its start-up overlaps what follows (see launch_spare)
+        try:
+            return _main(given)
+        finally:
+            discard_spare()
+    return _main(given)
+
+
+def _main(argv: Sequence[str]) -> int:
+    from grader.errors import GraderError, InternalError
+    from grader.frontends.commands.common import emit
+    from grader.render.catalog import render_message, resolve_lang
+
+    args = build_parser().parse_args(argv)
+    lang = resolve_lang(getattr(args, "lang", None))
+    as_json = bool(getattr(args, "json", False))
+    exercise = getattr(args, "exercise", None)
+    try:
+        code: int = args.run(args, lang, as_json)
+        return code
+    except GraderError as error:
+        return report_error(error, lang, as_json, exercise)
+    except KeyboardInterrupt:
+        emit(render_message("error.interrupted", {}, lang), sys.stderr)
+        return 130
+    except Exception as error:  # the last line of defence: never a traceback
+        detail = f"{type(error).__name__}: {error}"[:300]
+        return report_error(InternalError(detail=detail), lang, as_json, exercise)
+
+
+def report_error(error: GraderError, lang: str, as_json: bool, exercise: str | None) -> int:
+    from grader.errors import EXIT_INTERNAL
+    from grader.frontends.commands.common import emit
+    from grader.render.catalog import render_message
+
+    text = render_message(error.message_id, error.params, lang)
+    if as_json:
+        from grader.judge.sanitize import visible
+        from grader.render.json_out import error_to_dict
+
+        shown = None if exercise is None else visible(exercise)
+        payload = error_to_dict(shown, text, error.message_id, error.exit_code)
+        emit(json.dumps(payload, ensure_ascii=False, indent=2))
+    else:
+        emit(text, sys.stderr)
+    return error.exit_code if error.exit_code else EXIT_INTERNAL
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,52 @@
+"""``grader check EX-12-01 [--path FILE]``: grade one exercise, print the report."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from grader.errors import EXIT_CODES
+from grader.frontends.commands.common import add_common, emit
+
+EPILOG = f"""environment:
+  GRADER_LANG       feedback language (zh or en)
+  GRADER_ISOLATION  sandbox for the runs: auto (default: the strongest available),
+                    namespaces (fail if unavailable) or rlimits (no isolation: a probe can
+                    read the solutions; fine for self-checks, never for official grading).
+                    The report names the mode used (JSON: "isolation"); in rlimits mode
+                    its first line says so.
+
+{EXIT_CODES}"""
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    sub = subparsers.add_parser(
+        "check",
+        help="check one exercise",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sub.add_argument("exercise", help="exercise id, e.g. EX-12-01")
+    sub.add_argument("--path", type=Path, help="file to check (.py, .md or .ipynb)")
+    add_common(sub)
+    sub.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace, lang: str, as_json: bool) -> int:
+    from grader.app.service import GradingService, GradingSettings
+    from grader.errors import exit_code_for
+
+    settings = GradingSettings.from_env(root=args.root, lang=lang)
+    with GradingService(settings) as service:
+        report = service.check(args.exercise, args.path).report
+    given = args.exercise if args.exercise.strip() != report.exercise else None
+    if as_json:
+        from grader.render.json_out import report_to_dict
+
+        emit(json.dumps(report_to_dict(report, lang, given=given), ensure_ascii=False, indent=2))
+    else:
+        from grader.render.text import report_to_text
+
+        emit(report_to_text(report, lang, given=given))
+    return exit_code_for(report.status)

@@ -1,0 +1,94 @@
+"""``grader grade SUBMISSIONS``: grade a whole class into the gradebook."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from grader.errors import EXIT_PASSED
+from grader.render.catalog import render_message
+
+EPILOG = """The submissions folder holds one folder or .zip per student, named by the student
+id (see README, "For instructors: grading a class"). Re-running grades only what changed.
+
+exit codes:
+  0  every submission has a gradebook row (whatever the students scored)
+  2  usage error: no such folder, bad --db URL, unreachable broker or database, no worker
+     consuming within --wait-timeout, or no isolating sandbox (see --allow-weak-isolation)
+  3  internal grader error (please report it)"""
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "grade",
+        help="grade a class of submissions into the gradebook",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("submissions", type=Path, help="folder with one folder or .zip per student")
+    parser.add_argument(
+        "--db", help="gradebook URL (default: $GRADER_DB_URL or sqlite:///gradebook.db)"
+    )
+    parser.add_argument("--jobs", type=_positive, help="local worker processes (default: cores)")
+    parser.add_argument("--broker", help="grade on Celery workers (amqp://... or redis://...)")
+    parser.add_argument(
+        "--exercise",
+        action="append",
+        default=[],
+        metavar="ID",
+        help="only this exercise (repeatable)",
+    )
+    parser.add_argument(
+        "--wait-timeout",
+        type=float,
+        default=600.0,
+        metavar="S",
+        help="with --broker: give up (exit 2) when no student finished for S seconds (default 600)",
+    )
+    parser.add_argument(
+        "--allow-weak-isolation",
+        action="store_true",
+        help="grade even without the isolating sandbox (rows marked as not official)",
+    )
+    parser.add_argument("--lang", choices=("zh", "en"), help="language of the messages")
+    parser.add_argument("--json", action="store_true", help="print the summary as JSON")
+    parser.set_defaults(run=run)
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+def run(args: argparse.Namespace, lang: str, as_json: bool) -> int:
+    from grader.instructor.batch.progress import GradingProgress
+    from grader.instructor.batch.run import GradeOptions, grade_class
+
+    options = GradeOptions(
+        submissions=args.submissions,
+        db_url=args.db,
+        jobs=args.jobs,
+        broker=args.broker,
+        exercises=args.exercise,
+        allow_weak_isolation=args.allow_weak_isolation,
+        wait_timeout=args.wait_timeout,
+    )
+
+    def note(message_id: str, params: dict[str, str | int]) -> None:
+        print(render_message(message_id, params, lang), file=sys.stderr)
+
+    def progress(total: int) -> GradingProgress:
+        label = render_message("batch.progress", {}, lang)
+        return GradingProgress(label, total, enabled=sys.stderr.isatty())
+
+    result = grade_class(options, note=note, progress=progress)
+    summary = result.summary
+    if as_json:
+        print(json.dumps(summary))
+    else:
+        print(render_message("batch.summary", summary, lang))
+    return EXIT_PASSED

@@ -1,0 +1,96 @@
+"""The Celery side of distributed grading: one task per student, configured as lesson 13
+teaches.
+
+- ``task_acks_late``: the message is acknowledged only after the student was recorded, so
+  a worker lost mid-student leaves it on the queue for another worker;
+- ``task_reject_on_worker_lost``: a pool process killed mid-task puts the message back
+  instead of acknowledging it;
+- ``worker_prefetch_multiplier=1``: a worker holds one student beyond the one it grades,
+  so a lost worker strands little work;
+- exactly-once *recording*: a redelivered student is graded again, but each
+  (student, exercise, content, fingerprint) lands once, under the gradebook's unique
+  key, and the task's "finished" row is unique per (run, student).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+QUEUE = "grader.batch"
+TASK_NAME = "grader.batch.grade_student"
+DB_SETTING = "grader_db_url"
+WEAK_SETTING = "grader_allow_weak_isolation"
+#: A task that failed for a reason outside the student's code (the database went away) is
+#: retried this many times, then left for ``grade`` to report.
+MAX_RETRIES = 5
+
+_process: dict[str, Any] = {}
+
+
+def create_batch_app(broker: str, db_url: str | None = None) -> Any:
+    from celery import Celery
+
+    app = Celery("grader-batch", broker=broker, set_as_current=False)
+    app.conf.update(
+        task_acks_late=True,
+        task_reject_on_worker_lost=True,
+        worker_prefetch_multiplier=1,
+        task_serializer="json",
+        accept_content=["json"],
+        task_default_queue=QUEUE,
+        task_ignore_result=True,
+        task_default_delivery_mode="persistent",
+        broker_connection_retry_on_startup=True,
+        broker_connection_max_retries=3,
+        worker_hijack_root_logger=False,
+        worker_send_task_events=False,
+        worker_cancel_long_running_tasks_on_connection_loss=True,
+    )
+    app.conf[DB_SETTING] = db_url
+
+    @app.task(name=TASK_NAME, bind=True, max_retries=MAX_RETRIES)  # type: ignore[untyped-decorator]
+    def grade_student_task(
+        self: Any, run_id: str, student: str, path: str, kind: str, plan: dict[str, Any]
+    ) -> None:
+        try:
+            run_student(self.app.conf[DB_SETTING], run_id, student, path, kind, plan)
+        except Exception as error:  # not the student's fault: try again, then give up
+            raise self.retry(exc=error, countdown=2) from error
+
+    return app
+
+
+def run_student(
+    db_url: str, run_id: str, student: str, path: str, kind: str, plan_json: dict[str, Any]
+) -> None:
+    """Grade one student in this worker process and note it finished for ``run_id``."""
+    from grader.instructor.batch.layout import StudentSource
+    from grader.instructor.batch.plan import BatchPlan
+    from grader.instructor.batch.student import grade_student
+
+    book, scratch = _process_state(db_url)
+    plan = BatchPlan.from_json(plan_json)
+    hide = (*plan.hide, str(scratch))
+    if db_url and book.files:
+        hide = (*hide, *book.files)
+    plan = BatchPlan(plan.exercises, plan.fingerprints, plan.weak, tuple(dict.fromkeys(hide)))
+    source = StudentSource(student, Path(path), "zip" if kind == "zip" else "folder")
+    outcome = grade_student(source, plan, book, scratch)
+    book.finish_task(run_id, student, outcome.to_json())
+
+
+def _process_state(db_url: str) -> tuple[Any, Path]:
+    """This pool process's gradebook connection and scratch folder (made after the fork)."""
+    if _process.get("pid") != os.getpid():
+        from grader.instructor.batch.plan import scratch_folder
+        from grader.instructor.gradebook import Gradebook
+
+        _process.clear()
+        _process.update(pid=os.getpid(), book=Gradebook(db_url), scratch=scratch_folder())
+        import atexit
+
+        atexit.register(shutil.rmtree, _process["scratch"], True)
+    return _process["book"], _process["scratch"]

@@ -1,0 +1,95 @@
+"""``grader grade --broker URL``: send one Celery task per student, then wait, watching the
+gradebook (not a result backend) for the students the workers finished."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from grader.errors import UsageError
+from grader.instructor.batch.layout import StudentSource
+from grader.instructor.batch.plan import BatchPlan, StudentOutcome
+
+POLL_SECONDS = 0.5
+#: After this long without any finished student, say whether any worker answers.
+WORKER_CHECK_SECONDS = 5.0
+
+
+def shown_url(url: str) -> str:
+    from kombu.utils.url import maybe_sanitize_url
+
+    return str(maybe_sanitize_url(url))
+
+
+def check_broker(app: Any, url: str) -> None:
+    """Exit 2, naming the broker, when it cannot be reached."""
+    try:
+        with app.connection_for_write() as connection:
+            connection.ensure_connection(max_retries=1, timeout=5)
+    except Exception as error:
+        detail = (
+            str(error).strip().splitlines()[0][:200] if str(error).strip() else type(error).__name__
+        )
+        raise UsageError("error.broker_unreachable", url=shown_url(url), detail=detail) from None
+
+
+def workers_answering(app: Any) -> int:
+    try:
+        return len(app.control.ping(timeout=1.0) or [])
+    except Exception:
+        return 0
+
+
+def grade_distributed(
+    students: Sequence[StudentSource],
+    plan: BatchPlan,
+    *,
+    broker: str,
+    db_url: str,
+    wait_timeout: float,
+    on_done: Callable[[StudentOutcome], None],
+    note: Callable[[str, dict[str, str | int]], None],
+) -> list[StudentOutcome]:
+    from grader.instructor.batch.celery_app import QUEUE, TASK_NAME, create_batch_app
+    from grader.instructor.gradebook import Gradebook
+
+    app = create_batch_app(broker)
+    check_broker(app, broker)
+    run_id = str(uuid.uuid4())
+    for source in students:
+        app.send_task(
+            TASK_NAME,
+            args=[run_id, source.student, str(source.path), source.kind, plan.to_json()],
+            queue=QUEUE,
+        )
+    note("batch.queued", {"count": len(students), "url": shown_url(broker), "run_id": run_id})
+    outcomes: dict[str, StudentOutcome] = {}
+    last_progress = started = time.monotonic()
+    warned = False
+    with Gradebook(db_url) as book:
+        while len(outcomes) < len(students):
+            finished = book.finished_tasks(run_id)
+            for student in sorted(set(finished) - set(outcomes)):
+                outcomes[student] = StudentOutcome.from_json(finished[student])
+                on_done(outcomes[student])
+                last_progress = time.monotonic()
+            if len(outcomes) == len(students):
+                break
+            now = time.monotonic()
+            if not warned and not outcomes and now - started > WORKER_CHECK_SECONDS:
+                warned = True
+                if not workers_answering(app):
+                    note("batch.waiting_workers", {"url": shown_url(broker)})
+            if now - last_progress > wait_timeout:
+                raise UsageError(
+                    "error.no_worker",
+                    url=shown_url(broker),
+                    seconds=round(wait_timeout),
+                    done=len(outcomes),
+                    total=len(students),
+                    workers=workers_answering(app),
+                )
+            time.sleep(POLL_SECONDS)
+    return [outcomes[source.student] for source in students]

@@ -1,0 +1,165 @@
+"""``grader grade``: list the class, decide the plan once, grade on this machine or on
+Celery workers, and sum up. Rendering is the command's job; this returns numbers."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+from grader.errors import InternalError, UsageError
+from grader.instructor.batch.layout import Discovery, discover
+from grader.instructor.batch.plan import (
+    BatchPlan,
+    StudentOutcome,
+    key_fingerprint,
+    scratch_folder,
+    summarize,
+)
+from grader.instructor.gradebook import Gradebook
+from grader.judge.exercises import exercise_ids, get_exercise
+
+OFFICIAL = "namespaces"
+
+
+class Bar(AbstractContextManager["Bar"], Protocol):
+    """What ``grade_class`` needs of a progress bar."""
+
+    def advance(self, count: int = 1) -> None: ...
+
+
+@dataclass(frozen=True)
+class GradeOptions:
+    submissions: Path
+    db_url: str | None = None
+    jobs: int | None = None
+    broker: str | None = None
+    exercises: Sequence[str] = ()
+    allow_weak_isolation: bool = False
+    wait_timeout: float = 600.0
+
+
+@dataclass(frozen=True)
+class GradeRun:
+    summary: dict[str, float | int]
+    discovery: Discovery
+    weak: bool
+
+
+def chosen_exercises(requested: Sequence[str]) -> tuple[str, ...]:
+    if not requested:
+        return exercise_ids()
+    return tuple(dict.fromkeys(get_exercise(given).id for given in requested))
+
+
+def default_jobs() -> int:
+    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1)
+
+
+def hidden_for(folder: Path, scratch: Path, book: Gradebook) -> tuple[str, ...]:
+    """The class folder (as given and as resolved), the scratch folder, the gradebook."""
+    paths = [folder.absolute(), folder.resolve(), scratch.resolve(), *map(Path, book.files)]
+    return tuple(dict.fromkeys(str(path) for path in paths))
+
+
+def grade_class(
+    options: GradeOptions,
+    *,
+    note: Callable[[str, dict[str, str | int]], None],
+    progress: Callable[[int], Bar],
+) -> GradeRun:
+    """Grade the class; ``note(message_id, params)`` for one-off notices, ``progress(total)``
+    returns the bar (a context manager with ``advance(n)``)."""
+    from grader.instructor.batch.sessions import isolation_available, verdict_fingerprint
+
+    folder = options.submissions.absolute()
+    discovery = discover(folder)
+    for name in discovery.skipped:
+        note("batch.skipped_entry", {"name": name})
+    exercises = chosen_exercises(options.exercises)
+    started = time.perf_counter()
+    with Gradebook(options.db_url) as book:
+        mode = isolation_available()
+        weak = mode != OFFICIAL
+        if weak and not options.allow_weak_isolation:
+            raise UsageError("error.batch_weak_isolation", mode=mode)
+        if weak:
+            note("batch.weak_isolation_note", {})
+        scratch = scratch_folder()
+        try:
+            plan = BatchPlan(
+                exercises=exercises,
+                fingerprints=tuple(
+                    (
+                        exercise_id,
+                        key_fingerprint(verdict_fingerprint(get_exercise(exercise_id)), weak),
+                    )
+                    for exercise_id in exercises
+                ),
+                weak=weak,
+                hide=hidden_for(folder, scratch, book),
+            )
+            db_url = book.url.render_as_string(hide_password=False)
+            outcomes = _dispatch(options, discovery, plan, db_url, scratch, progress, note)
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
+        _check_complete(book, discovery, exercises)
+    return GradeRun(summarize(outcomes, time.perf_counter() - started), discovery, weak)
+
+
+def _dispatch(
+    options: GradeOptions,
+    discovery: Discovery,
+    plan: BatchPlan,
+    db_url: str,
+    scratch: Path,
+    progress: Callable[[int], Bar],
+    note: Callable[[str, dict[str, str | int]], None],
+) -> list[StudentOutcome]:
+    total = len(discovery.students) * len(plan.exercises)
+    bar = progress(total)
+    with bar:
+
+        def done(outcome: StudentOutcome) -> None:
+            bar.advance(len(outcome.results))
+
+        if options.broker:
+            from grader.instructor.batch.distributed import grade_distributed
+
+            return grade_distributed(
+                discovery.students,
+                plan,
+                broker=options.broker,
+                db_url=db_url,
+                wait_timeout=options.wait_timeout,
+                on_done=done,
+                note=note,
+            )
+        from grader.instructor.batch.pool import grade_locally
+
+        return grade_locally(
+            discovery.students,
+            plan,
+            db_url=db_url,
+            scratch=scratch,
+            jobs=options.jobs or default_jobs(),
+            on_done=done,
+        )
+
+
+def _check_complete(book: Gradebook, discovery: Discovery, exercises: Sequence[str]) -> None:
+    """Every (student, exercise) must now have a current row; else an internal error."""
+    have = {(r.student, r.exercise) for r in book.results()}
+    gaps = [
+        f"{source.student}/{exercise}"
+        for source in discovery.students
+        for exercise in exercises
+        if (source.student, exercise) not in have
+    ]
+    if gaps:
+        raise InternalError(detail=f"no gradebook row for {', '.join(gaps[:5])}")

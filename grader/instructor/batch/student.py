@@ -1,0 +1,212 @@
+"""Grading one student: the unit of work of the local pool and of a Celery task.
+
+For each exercise of the plan: find the file (``layout.locate``), read it once
+(``load_submission``: no links, regular UTF-8, size cap), hash what was read, and judge it
+only when that (student, exercise, sha256, fingerprint) is not in the gradebook yet. Every
+outcome, including a bad archive, a malformed file or a failure of the grader itself, is a
+gradebook row with its reason: nothing here stops the batch.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import tempfile
+import time
+from collections.abc import Mapping
+from pathlib import Path
+
+from grader.errors import GraderError, SubmissionError
+from grader.instructor.batch.archive import ArchiveProblem, extract, read_archive
+from grader.instructor.batch.layout import StudentSource, locate
+from grader.instructor.batch.plan import BatchPlan, ExerciseOutcome, StudentOutcome, pid_label
+from grader.instructor.batch.sessions import Session, student_session
+from grader.instructor.gradebook import Gradebook, GradingEntry, GradingKey
+from grader.instructor.gradebook.entries import (
+    MISSING,
+    entry_from_report,
+    error_entry,
+    missing_entry,
+    sha256_text,
+)
+from grader.judge.exercises import get_exercise
+from grader.judge.exercises.spec import Exercise
+from grader.judge.results import CheckReport, ParamValue
+from grader.judge.submission import load_submission
+
+#: Appended to the fingerprint of a row recording a failure of the grader itself, so the
+#: next run does not take it for a finished grading and tries again.
+FAILED_SUFFIX = "+failed"
+#: Message ids of checks saying the verdict was cut short by a clock (the prose rubric's
+#: time budget): such a report depends on the machine's load, so it is judged again.
+CLOCK_BOUND = frozenset({"prose.timed_out"})
+CLOCK_RETRIES = 2
+
+
+def grade_student(
+    source: StudentSource, plan: BatchPlan, book: Gradebook, scratch: Path
+) -> StudentOutcome:
+    """Grade every exercise of ``plan`` for one student into ``book``."""
+    exercises = [get_exercise(exercise_id) for exercise_id in plan.exercises]
+    if source.kind == "folder":
+        return _grade_tree(source.student, source.path, exercises, plan, book)
+    unpacked = Path(tempfile.mkdtemp(prefix="s-", dir=scratch))
+    try:
+        try:
+            data = read_archive(source.path)
+            digest = hashlib.sha256(data).hexdigest()
+            extract(data, source.path.name, unpacked)
+        except ArchiveProblem as problem:
+            digest = _problem_digest(problem.message_id, problem.params)
+            return _all_errors(source.student, exercises, plan, book, digest, problem)
+        return _grade_tree(source.student, unpacked, exercises, plan, book)
+    finally:
+        shutil.rmtree(unpacked, ignore_errors=True)
+
+
+def _grade_tree(
+    student: str, root: Path, exercises: list[Exercise], plan: BatchPlan, book: Gradebook
+) -> StudentOutcome:
+    hide = [Path(path) for path in plan.hide]
+    with student_session(hide) as session:
+        results = tuple(
+            _grade_one(student, root, exercise, plan, book, session) for exercise in exercises
+        )
+    return StudentOutcome(student, results)
+
+
+def _grade_one(
+    student: str,
+    root: Path,
+    exercise: Exercise,
+    plan: BatchPlan,
+    book: Gradebook,
+    session: Session,
+) -> ExerciseOutcome:
+    started = time.perf_counter()
+    located = locate(root, exercise)
+    if located.missing:
+        key = GradingKey(student, exercise.id, MISSING, plan.fingerprint(exercise.id))
+        entry = missing_entry(key, exercise.kind, exercise.max_score, pid_label())
+        return _store(book, entry)
+    if located.path is None:
+        assert located.problem_id is not None
+        where = dict(located.problem_params)
+        key = GradingKey(
+            student,
+            exercise.id,
+            _problem_digest(located.problem_id, where),
+            plan.fingerprint(exercise.id),
+        )
+        return _store(
+            book,
+            error_entry(key, exercise.kind, exercise.max_score, located.problem_id, where),
+        )
+    try:
+        submission = load_submission(exercise, located.path)
+    except SubmissionError as error:
+        params: dict[str, ParamValue] = {k: _relative(v, root) for k, v in error.params.items()}
+        digest = _problem_digest(error.message_id, params)
+        key = GradingKey(student, exercise.id, digest, plan.fingerprint(exercise.id))
+        entry = error_entry(
+            key,
+            exercise.kind,
+            exercise.max_score,
+            error.message_id,
+            params,
+            file_name=located.path.name,
+            seconds=time.perf_counter() - started,
+            worker=pid_label(),
+        )
+        return _store(book, entry)
+    key = GradingKey(
+        student, exercise.id, sha256_text(submission.text), plan.fingerprint(exercise.id)
+    )
+    if book.mark_current(key):
+        return ExerciseOutcome(exercise.id, _status_of(book, key), "unchanged")
+    try:
+        report = session.judge(exercise, submission)
+        for _ in range(CLOCK_RETRIES):  # a verdict that depends on the load is not final
+            if not _clock_bound(report):
+                break
+            report = session.judge(exercise, submission)
+    except Exception as error:  # the grader failed, not the student: record, retry later
+        failed = GradingKey(
+            key.student, key.exercise, key.content_sha256, key.verdict_fingerprint + FAILED_SUFFIX
+        )
+        shown = str(error) if isinstance(error, GraderError) else f"{type(error).__name__}: {error}"
+        detail = shown.strip()[:300]
+        entry = error_entry(
+            failed,
+            exercise.kind,
+            exercise.max_score,
+            "batch.grading_failed",
+            {"detail": detail},
+            file_name=located.path.name,
+            content=submission.text,
+            seconds=time.perf_counter() - started,
+            worker=pid_label(),
+        )
+        return _store(book, entry)
+    if _clock_bound(report):  # recorded, but tried again by the next run
+        key = GradingKey(
+            key.student, key.exercise, key.content_sha256, key.verdict_fingerprint + FAILED_SUFFIX
+        )
+    entry = entry_from_report(
+        key,
+        report,
+        file_name=located.path.name,
+        content=submission.text,
+        seconds=time.perf_counter() - started,
+        worker=pid_label(),
+        weak_isolation=plan.weak,
+    )
+    return _store(book, entry)
+
+
+def _all_errors(
+    student: str,
+    exercises: list[Exercise],
+    plan: BatchPlan,
+    book: Gradebook,
+    digest: str,
+    problem: ArchiveProblem,
+) -> StudentOutcome:
+    """A bad archive: one ``error`` row per exercise, each naming the problem."""
+    params: dict[str, ParamValue] = dict(problem.params)
+    results = []
+    for exercise in exercises:
+        key = GradingKey(student, exercise.id, digest, plan.fingerprint(exercise.id))
+        entry = error_entry(
+            key, exercise.kind, exercise.max_score, problem.message_id, params, worker=pid_label()
+        )
+        results.append(_store(book, entry))
+    return StudentOutcome(student, tuple(results))
+
+
+def _store(book: Gradebook, entry: GradingEntry) -> ExerciseOutcome:
+    recorded = book.record(entry)
+    return ExerciseOutcome(entry.key.exercise, entry.status, "graded" if recorded else "unchanged")
+
+
+def _clock_bound(report: CheckReport) -> bool:
+    return any(check.message.id in CLOCK_BOUND for check in report.checks)
+
+
+def _status_of(book: Gradebook, key: GradingKey) -> str:
+    current = book.result(key.student, key.exercise)
+    return current.status if current is not None else "error"
+
+
+def _problem_digest(message_id: str, params: Mapping[str, object]) -> str:
+    """A stable stand-in for the content hash of something that could not be read."""
+    material = json.dumps([message_id, params], sort_keys=True, default=str)
+    return hashlib.sha256(material.encode("utf-8")).hexdigest()
+
+
+def _relative(value: ParamValue, root: Path) -> ParamValue:
+    """Paths in messages relative to the student's folder (no scratch folder names)."""
+    if isinstance(value, str) and value.startswith(str(root) + "/"):
+        return value[len(str(root)) + 1 :]
+    return value

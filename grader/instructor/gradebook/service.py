@@ -1,0 +1,248 @@
+"""``Gradebook``: the one object every front end uses to read and write grades.
+
+Like nbgrader's ``api.py``, it hides the ORM: callers pass and get the small dataclasses of
+``entries`` and ``views``. Opening applies the migrations. Every write is its own short
+transaction, so a process killed at any moment leaves whole rows or none.
+"""
+
+from __future__ import annotations
+
+import getpass
+import os
+import socket
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from types import TracebackType
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.orm import Session, sessionmaker
+
+from grader.errors import UsageError
+from grader.instructor.gradebook.database import (
+    create_gradebook_engine,
+    database_files,
+    resolve_url,
+)
+from grader.instructor.gradebook.entries import GradingEntry, GradingKey
+from grader.instructor.gradebook.models import BatchTask, CurrentResult, Grading, Review
+from grader.instructor.gradebook.rows import grading_row, result_view, review_view
+from grader.instructor.gradebook.views import ResultView, ReviewView
+
+
+def worker_name() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"[:120]
+
+
+def default_reviewer() -> str:
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):
+        return "instructor"
+
+
+class Gradebook:
+    """``with Gradebook(url) as book: ...`` (``url`` None: ``$GRADER_DB_URL`` or the default)."""
+
+    def __init__(self, url: str | None = None) -> None:
+        from grader.instructor.gradebook.migrate import upgrade
+
+        self.url = resolve_url(url)
+        self.engine = create_gradebook_engine(self.url)
+        try:
+            upgrade(self.engine)
+        except OperationalError as error:
+            self.engine.dispose()
+            shown = self.url.render_as_string(hide_password=True)
+            detail = str(error.orig).strip().splitlines()[0][:200] if error.orig else ""
+            raise UsageError("error.db_unreachable", url=shown, detail=detail) from None
+        self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+
+    def __enter__(self) -> Gradebook:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    @property
+    def files(self) -> tuple[str, ...]:
+        """The gradebook's own files (SQLite), for the sandbox to hide from every run."""
+        return tuple(str(path) for path in database_files(self.url))
+
+    # -- recording (idempotent) ------------------------------------------------------------
+
+    def has(self, key: GradingKey) -> bool:
+        with self._sessions() as session:
+            return _grading_id(session, key) is not None
+
+    def record(self, entry: GradingEntry) -> bool:
+        """Insert the grading with its checks and make it current, in one transaction.
+
+        Returns False when the key was already recorded (a redelivery, a concurrent worker,
+        a resumed run): the unique constraint refused the duplicate, and only the current
+        pointer is set. Never two rows for one key.
+        """
+        try:
+            with self._sessions.begin() as session:
+                grading = grading_row(entry)
+                session.add(grading)
+                session.flush()
+                _point(session, entry.key, grading.id)
+            return True
+        except IntegrityError:
+            if not self.mark_current(entry.key):
+                raise
+            return False
+
+    def mark_current(self, key: GradingKey) -> bool:
+        """Make the already recorded grading of ``key`` the current one (an unchanged
+        submission); False when ``key`` was never recorded."""
+        with self._sessions.begin() as session:
+            grading_id = _grading_id(session, key)
+            if grading_id is None:
+                return False
+            _point(session, key, grading_id)
+            return True
+
+    def finish_task(self, run_id: str, student: str, summary: Mapping[str, Any]) -> None:
+        """Note that ``student`` is done in distributed run ``run_id`` (once; repeats ignored)."""
+        try:
+            with self._sessions.begin() as session:
+                row = BatchTask(
+                    run_id=run_id,
+                    student=student,
+                    finished_at=datetime.now(UTC),
+                    summary=dict(summary),
+                )
+                session.add(row)
+        except IntegrityError:
+            pass
+
+    def finished_tasks(self, run_id: str) -> dict[str, dict[str, Any]]:
+        with self._sessions() as session:
+            rows = session.scalars(select(BatchTask).where(BatchTask.run_id == run_id))
+            return {row.student: dict(row.summary) for row in rows}
+
+    # -- reading -------------------------------------------------------------------------
+
+    def results(
+        self,
+        *,
+        student: str | None = None,
+        exercise: str | None = None,
+        status: str | None = None,
+    ) -> list[ResultView]:
+        """Current results, sorted by student then exercise."""
+        query = select(CurrentResult)
+        if student is not None:
+            query = query.where(CurrentResult.student == student)
+        if exercise is not None:
+            query = query.where(CurrentResult.exercise == exercise)
+        query = query.order_by(CurrentResult.student, CurrentResult.exercise)
+        with self._sessions() as session:
+            currents = list(session.scalars(query).unique())
+            reviews = _reviews(session, student, exercise)
+            views = [result_view(c.grading, reviews.get((c.student, c.exercise))) for c in currents]
+        return [view for view in views if status is None or view.status == status]
+
+    def result(self, student: str, exercise: str) -> ResultView | None:
+        found = self.results(student=student, exercise=exercise)
+        return found[0] if found else None
+
+    def students(self) -> list[str]:
+        with self._sessions() as session:
+            query = select(CurrentResult.student).distinct().order_by(CurrentResult.student)
+            return list(session.scalars(query))
+
+    def exercises(self) -> list[str]:
+        with self._sessions() as session:
+            query = select(CurrentResult.exercise).distinct().order_by(CurrentResult.exercise)
+            return list(session.scalars(query))
+
+    def grading_count(self) -> int:
+        """Every grading ever recorded (history included)."""
+        from sqlalchemy import func
+
+        with self._sessions() as session:
+            return int(session.scalar(select(func.count()).select_from(Grading)) or 0)
+
+    def review_queue(self) -> list[ResultView]:
+        """Every current ``needs_review`` answer: not yet scored first, then by student."""
+        waiting = self.results(status="needs_review")
+        return sorted(waiting, key=lambda view: (view.reviewed, view.student, view.exercise))
+
+    # -- the instructor's decisions ------------------------------------------------------
+
+    def set_review(
+        self,
+        student: str,
+        exercise: str,
+        *,
+        final_score: float | None,
+        comment: str = "",
+        reviewer: str | None = None,
+    ) -> ReviewView:
+        """Store the instructor's decision on the current submission (replacing an earlier
+        one). ``final_score`` must be within 0..max; None keeps the automatic score."""
+        current = self.result(student, exercise)
+        if current is None:
+            raise UsageError("error.review_no_result", student=student, exercise=exercise)
+        if final_score is not None and not 0 <= final_score <= current.max_score:
+            raise UsageError(
+                "error.review_score_range", score=final_score, max_score=current.max_score
+            )
+        with self._sessions.begin() as session:
+            row = session.get(Review, (student, exercise)) or Review(
+                student=student, exercise=exercise
+            )
+            row.final_score = final_score
+            row.comment = comment
+            row.reviewer = (reviewer or default_reviewer())[:120]
+            row.reviewed_at = datetime.now(UTC)
+            row.content_sha256 = current.content_sha256
+            session.add(row)
+        return review_view(row, current.content_sha256)
+
+
+# -- queries -------------------------------------------------------------------------------
+
+
+def _grading_id(session: Session, key: GradingKey) -> int | None:
+    query = select(Grading.id).where(
+        Grading.student == key.student,
+        Grading.exercise == key.exercise,
+        Grading.content_sha256 == key.content_sha256,
+        Grading.verdict_fingerprint == key.verdict_fingerprint,
+    )
+    return session.scalar(query)
+
+
+def _point(session: Session, key: GradingKey, grading_id: int) -> None:
+    now = datetime.now(UTC)
+    current = session.get(CurrentResult, (key.student, key.exercise))
+    if current is None:
+        session.add(
+            CurrentResult(
+                student=key.student, exercise=key.exercise, grading_id=grading_id, updated_at=now
+            )
+        )
+    elif current.grading_id != grading_id:
+        current.grading_id = grading_id
+        current.updated_at = now
+
+
+def _reviews(
+    session: Session, student: str | None, exercise: str | None
+) -> dict[tuple[str, str], Review]:
+    query = select(Review)
+    if student is not None:
+        query = query.where(Review.student == student)
+    if exercise is not None:
+        query = query.where(Review.exercise == exercise)
+    return {(row.student, row.exercise): row for row in session.scalars(query)}

@@ -1,0 +1,145 @@
+"""The class as the page sees it: every current result, read once, then kept in step with
+the gradebook incrementally.
+
+Reading 1,200 results with their checks through the ORM takes seconds, far over a page's
+budget, so it happens once, when the server starts. Each page then asks ``current()``,
+which costs one small query (the gradebook's revision: counts and newest changes of the
+current pointers and the reviews). When that moved, after a re-grade or a decision, only
+what changed is read again: the results whose current grading is another one, and the
+results whose review is new or different.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from sqlalchemy import func, select
+
+from grader.instructor.gradebook import Gradebook, ResultView
+from grader.instructor.gradebook.models import CurrentResult, Review
+from grader.instructor.gradebook.stats import ExerciseStats, class_stats
+from grader.judge.exercises import exercise_ids
+
+Key = tuple[str, str]
+#: More changed results than this are read in one pass over the whole class.
+BULK = 40
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    results: tuple[ResultView, ...]
+
+    @cached_property
+    def by_key(self) -> dict[Key, ResultView]:
+        return {(r.student, r.exercise): r for r in self.results}
+
+    @cached_property
+    def students(self) -> tuple[str, ...]:
+        return tuple(sorted({r.student for r in self.results}))
+
+    @cached_property
+    def exercises(self) -> tuple[str, ...]:
+        present = {r.exercise for r in self.results}
+        known = [e for e in exercise_ids() if e in present]
+        return (*known, *sorted(present - set(known)))
+
+    @cached_property
+    def stats(self) -> list[ExerciseStats]:
+        return class_stats(list(self.results))
+
+    @cached_property
+    def queue(self) -> tuple[ResultView, ...]:
+        """Every ``needs_review`` answer, by student then exercise (a stable walk)."""
+        waiting = [r for r in self.results if r.status == "needs_review"]
+        return tuple(sorted(waiting, key=lambda r: (r.student, r.exercise)))
+
+    @cached_property
+    def left(self) -> int:
+        """Answers in the queue with no final score yet."""
+        return sum(1 for r in self.queue if not r.reviewed)
+
+    @cached_property
+    def totals(self) -> dict[str, float]:
+        sums: dict[str, float] = {}
+        for result in self.results:
+            sums[result.student] = sums.get(result.student, 0.0) + (result.final_score or 0.0)
+        return {student: round(total, 2) for student, total in sums.items()}
+
+    def result(self, student: str, exercise: str) -> ResultView | None:
+        return self.by_key.get((student, exercise))
+
+    def total(self, student: str) -> float:
+        return self.totals.get(student, 0.0)
+
+
+class ClassData:
+    """Thread-safe, incrementally refreshed copy of the gradebook's current results."""
+
+    def __init__(self, book: Gradebook) -> None:
+        self.book = book
+        self._lock = threading.Lock()
+        self._revision: tuple[Any, ...] | None = None
+        self._views: dict[Key, ResultView] = {}
+        self._pointers: dict[Key, int] = {}
+        self._reviews: dict[Key, tuple[Any, ...]] = {}
+        self._snapshot = Snapshot(())
+
+    def revision(self) -> tuple[Any, ...]:
+        with self.book.engine.connect() as connection:
+            currents = connection.execute(
+                select(
+                    func.count(),
+                    func.sum(CurrentResult.grading_id),
+                    func.max(CurrentResult.updated_at),
+                )
+            ).one()
+            reviews = connection.execute(select(func.count(), func.max(Review.reviewed_at))).one()
+        return (*currents, *reviews)
+
+    def current(self) -> Snapshot:
+        revision = self.revision()
+        with self._lock:
+            if revision != self._revision:
+                self._refresh()
+                self._revision = revision
+            return self._snapshot
+
+    def _refresh(self) -> None:
+        with self.book.engine.connect() as connection:
+            pointers: dict[Key, int] = {
+                (row.student, row.exercise): row.grading_id
+                for row in connection.execute(
+                    select(CurrentResult.student, CurrentResult.exercise, CurrentResult.grading_id)
+                )
+            }
+            reviews: dict[Key, tuple[Any, ...]] = {
+                (row.student, row.exercise): tuple(row)
+                for row in connection.execute(
+                    select(
+                        Review.student,
+                        Review.exercise,
+                        Review.final_score,
+                        Review.comment,
+                        Review.reviewer,
+                        Review.reviewed_at,
+                        Review.content_sha256,
+                    )
+                )
+            }
+        changed = {key for key, grading in pointers.items() if self._pointers.get(key) != grading}
+        changed |= {key for key in reviews.keys() | self._reviews.keys()
+                    if reviews.get(key) != self._reviews.get(key)}  # fmt: skip
+        views = {key: view for key, view in self._views.items() if key in pointers}
+        if len(changed) > BULK:
+            views = {(r.student, r.exercise): r for r in self.book.results()}
+        else:
+            for student, exercise in changed:
+                fresh = self.book.result(student, exercise)
+                if fresh is not None:
+                    views[(student, exercise)] = fresh
+        self._views, self._pointers, self._reviews = views, pointers, reviews
+        ordered = sorted(views.items())
+        self._snapshot = Snapshot(tuple(view for _, view in ordered))

@@ -1,0 +1,83 @@
+"""What the submission page lists about one result: the checks, each mutant killed or
+survived, and each twin passed, failed or not evaluated (from the one ``equivalents``
+check: twins are tried in the exercise's order and the first failure is named)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from grader.instructor.gradebook import CheckView, ResultView
+from grader.judge.exercises import get_exercise
+from grader.judge.exercises.spec import CodeExercise
+from grader.judge.results import Message
+
+PASSED, FAILED, NOT_EVALUATED = "passed", "failed", "not_evaluated"
+
+
+@dataclass(frozen=True)
+class TwinRow:
+    twin: str
+    description: Message
+    state: str
+
+
+@dataclass(frozen=True)
+class MutantRow:
+    mutant: str
+    description: Message
+    killed: bool
+    check: CheckView
+
+
+def _spec_twins(exercise: str) -> tuple[str, ...]:
+    try:
+        spec = get_exercise(exercise)
+    except Exception:  # an exercise this grader no longer knows: nothing to list
+        return ()
+    return spec.twins if isinstance(spec, CodeExercise) else ()
+
+
+def twin_rows(result: ResultView) -> list[TwinRow]:
+    check = next((c for c in result.checks if c.category == "equivalents"), None)
+    twins = _spec_twins(result.exercise)
+    if check is None or not twins:
+        return []
+    failed_twin = None
+    if not check.passed and check.message.id == "twin.failed":
+        named = check.message.params.get("twin")
+        if isinstance(named, Message) and named.id.startswith("twin."):
+            failed_twin = named.id.removeprefix("twin.")
+    rows = []
+    state = PASSED if check.passed or failed_twin else NOT_EVALUATED
+    for twin in twins:
+        if twin == failed_twin:
+            rows.append(TwinRow(twin, Message(f"twin.{twin}"), FAILED))
+            state = NOT_EVALUATED  # the twins after the first failure were not run
+            continue
+        rows.append(TwinRow(twin, Message(f"twin.{twin}"), state))
+    return rows
+
+
+def mutant_rows(result: ResultView) -> list[MutantRow]:
+    return [
+        MutantRow(c.subject, Message(f"mutant.{c.subject}"), c.passed, c)
+        for c in result.checks
+        if c.category == "mutant" and c.subject
+    ]
+
+
+def check_title(result: ResultView, check: CheckView) -> Message:
+    """The check's own title; a mutant or concept check stored without one is named from
+    the catalogue (never a bare "{arg}")."""
+    if check.label is not None:
+        return check.label
+    if check.category == "mutant" and check.subject:
+        return Message("check.mutant", {"arg": Message(f"mutant.{check.subject}")})
+    if check.category == "concept" and check.subject:
+        concept = Message(f"concept.{result.exercise}.{check.subject}")
+        return Message("check.concept", {"arg": concept})
+    return check.to_result().title
+
+
+def concept_rows(result: ResultView) -> list[CheckView]:
+    return [c for c in result.checks if c.category == "concept"]

@@ -1,0 +1,66 @@
+"""The page's Jinja2 environment: this package's templates first, then the grading core's
+(``grader/render/templates``), autoescaping on for every template and string, and the
+zh/en catalogues as ``t(message)`` and ``label(id, ...)``."""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Callable, Mapping
+from functools import cache
+from typing import Any
+
+from jinja2 import ChoiceLoader, Environment, PackageLoader, select_autoescape
+
+from grader.instructor.review.details import check_title
+from grader.judge.results import Message
+from grader.judge.sanitize import clean
+from grader.render.catalog import LANGUAGES, render_message
+
+
+@cache
+def environment() -> Environment:
+    env = Environment(
+        loader=ChoiceLoader(
+            [
+                PackageLoader("grader.instructor.review", "templates"),
+                PackageLoader("grader.render", "templates"),
+            ]
+        ),
+        autoescape=select_autoescape(default=True, default_for_string=True),
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["num"] = number
+    env.filters["fit"] = fit
+    env.globals["clean"] = clean
+    env.globals["LANGUAGES"] = LANGUAGES
+    env.globals["check_title"] = check_title
+    return env
+
+
+def fit(text: str, units: int) -> str:
+    """``text`` cut to ``units`` display columns (a CJK character takes two), with "…"."""
+    used = 0
+    for index, char in enumerate(text):
+        used += 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+        if used > units:
+            return text[: max(index - 1, 0)] + "…"
+    return text
+
+
+def number(value: float | None) -> str:
+    return "" if value is None else f"{value:g}"
+
+
+def translators(lang: str) -> dict[str, Callable[..., str]]:
+    def t(message: Message | None) -> str:
+        return "" if message is None else render_message(message.id, message.params, lang)
+
+    def label(message_id: str, **params: Any) -> str:
+        return render_message(message_id, params, lang)
+
+    return {"t": t, "label": label}
+
+
+def render(name: str, lang: str, context: Mapping[str, Any]) -> str:
+    return environment().get_template(name).render({**context, **translators(lang), "lang": lang})

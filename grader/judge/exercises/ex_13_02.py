@@ -1,0 +1,13 @@
+"""EX-13-02 [prose]: two deliveries of one event race on two connections.
+
+The rubric (template sections, concepts with their patterns and zh/en summaries) is the
+answer key in ``grader/private/EX-13-02.toml``, which the student copy leaves out: there
+the answer is checked for length and then waits for the instructor. See
+``grader.judge.exercises.answer_key``.
+"""
+
+from __future__ import annotations
+
+from grader.judge.exercises.spec import ProseExercise
+
+EXERCISE = ProseExercise(id="EX-13-02", student_file="answer.md")

@@ -1,0 +1,46 @@
+"""Student text (code, prose, output, comments) is always shown as escaped text."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from grader.instructor.review.highlight import highlighted
+from tests.unit.grader.instructor.review.factories import HOSTILE, client
+
+RAW = ("<script>alert(1)</script>", "<img src=x onerror", "</textarea><b>", "\x1b[31m", "\u202e")
+
+
+def test_highlighting_escapes_every_tag_and_drops_controls() -> None:
+    html = str(highlighted(HOSTILE, "prose")) + str(highlighted(HOSTILE, "code"))
+    for raw in RAW:
+        assert raw not in html
+    assert "&lt;" in html and "script" in html and "red" in html
+
+
+def test_the_submission_and_queue_pages_show_the_hostile_answer_as_text(tmp_path: Path) -> None:
+    http = client(tmp_path).signed_in()
+    for path in ("/s/alice/EX-11-02", "/queue/alice/EX-11-02"):
+        page = http.get(path).text
+        for raw in RAW:
+            assert raw not in page, (path, raw)
+        assert "{{ 7*7 }}" in page  # shown, not evaluated as a template
+        assert "&lt;" in page
+
+
+def test_a_hostile_comment_and_evidence_are_escaped(tmp_path: Path) -> None:
+    made = client(tmp_path)
+    http = made.signed_in()
+    comment = "</textarea><script>alert(3)</script>"
+    made.decide("alice", "EX-11-02", score="1", comment=comment, back="submission")
+    page = http.get("/s/alice/EX-11-02").text
+    assert "<script>alert(3)" not in page
+    assert "&lt;/textarea&gt;&lt;script&gt;alert(3)&lt;/script&gt;" in page
+    evidence_page = http.get("/s/alice/EX-11-01").text  # the mutant's evidence is a <script>
+    assert "<script>alert(1)</script>" not in evidence_page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in evidence_page
+
+
+def test_an_unknown_student_or_exercise_is_not_echoed_raw(tmp_path: Path) -> None:
+    http = client(tmp_path).signed_in()
+    answer = http.get("/s/%3Cscript%3E/EX-11-01")
+    assert answer.status_code == 404 and "<script>" not in answer.text

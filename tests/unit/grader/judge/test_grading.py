@@ -1,0 +1,103 @@
+"""The grading flow with a stand-in fork server: one batch, the real run somewhere in the
+first wave, shuffled runs whose requests are identical (only the passed oracle socket
+differs); a failing real run stops the batch."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import pytest
+
+from grader.judge.exercises import get_exercise
+from grader.judge.exercises.spec import CodeExercise
+from grader.judge.grading import observe
+from grader.judge.submission import Submission
+from grader.runner import Observations, RunRequest
+from tests.unit.grader.factories import failed_run, observations
+
+EX_11_01 = get_exercise("EX-11-01")
+assert isinstance(EX_11_01, CodeExercise)
+SUBMISSION = Submission(Path("retry_policy_probe.py"), "print('probe')\n", "retry_policy_probe.py")
+RUNS = 1 + len(EX_11_01.twins) + len(EX_11_01.mutants)
+
+
+class FakeServer:
+    """Answers every run with ``answer`` (with its position as stdout), ``max_parallel`` at a
+    time in request order; remembers every batch and how many runs it started."""
+
+    isolation = "namespaces"
+
+    def __init__(self, answer: Observations) -> None:
+        self.answer = answer
+        self.batches: list[list[RunRequest]] = []
+        self.started = 0
+
+    def run_until(
+        self,
+        requests: Sequence[RunRequest],
+        *,
+        max_parallel: int = 2,
+        stop: Callable[[int, Observations], bool] | None = None,
+    ) -> list[Observations | None]:
+        self.batches.append(list(requests))
+        results: list[Observations | None] = [None] * len(requests)
+        self.started = min(max_parallel, len(requests))  # the first wave starts together
+        for index in range(len(requests)):
+            if index >= self.started:
+                self.started += 1
+            results[index] = dataclasses.replace(self.answer, stdout=f"at {index}")
+            if stop is not None and stop(index, self.answer):  # cancel the rest
+                return [run if at == index else None for at, run in enumerate(results)]
+        return results
+
+
+def test_a_failing_real_run_stops_the_batch() -> None:
+    server = FakeServer(failed_run())
+    observed = observe(EX_11_01, SUBMISSION, server, jobs=2)  # type: ignore[arg-type]
+    assert len(server.batches) == 1 and len(server.batches[0]) == RUNS
+    assert server.started <= 2  # the first wave at most: the rest never started
+    assert server.batches[0][0].prelude_args == {"target": EX_11_01.function_under_test.to_json()}
+    assert server.batches[0][0].pass_fd is not None
+    assert observed.real.exit_code == failed_run().exit_code
+    assert observed.twins == {} and observed.mutants == {}
+
+
+def test_stand_in_runs_are_shuffled_and_their_requests_are_all_alike() -> None:
+    positions: dict[str, set[str]] = {}
+    for _ in range(10):
+        server = FakeServer(observations(stdout="ok"))
+        observed = observe(EX_11_01, SUBMISSION, server)  # type: ignore[arg-type]
+        (batch,) = server.batches
+        assert len(batch) == RUNS and server.started == RUNS
+        assert set(observed.twins) == set(EX_11_01.twins)
+        assert set(observed.mutants) == set(EX_11_01.mutants)
+        alike = [dataclasses.replace(r, pass_fd=None) for r in batch]
+        assert all(r == alike[0] for r in alike)  # every run gets the same request ...
+        assert len({r.pass_fd for r in batch}) == len(batch)  # ... and its own oracle
+        for name, run in {"real": observed.real, **observed.twins, **observed.mutants}.items():
+            assert run is not None
+            positions.setdefault(name, set()).add(run.stdout)
+    assert all(len(seen) > 1 for seen in positions.values()), positions  # no fixed order
+
+
+@pytest.mark.parametrize("jobs", [1, 2, 3])
+def test_the_real_run_is_in_the_first_wave_at_a_random_place(
+    jobs: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from grader.proxy.oracle import session
+
+    places: set[int] = set()
+
+    def recording(
+        server: object, request: object, target: object, names: list[str], **options: object
+    ) -> list[Observations]:
+        places.add(names.index("real"))
+        assert sorted(names) == sorted(["real", *EX_11_01.twins, *EX_11_01.mutants])
+        return [observations(stdout="ok") for _ in names]
+
+    monkeypatch.setattr(session, "run_with_oracles", recording)
+    for _ in range(40):
+        observe(EX_11_01, SUBMISSION, FakeServer(observations()), jobs=jobs)  # type: ignore[arg-type]
+    assert places == set(range(jobs)), places
