@@ -24,7 +24,7 @@ from typing import Any
 from ticketflow_lab.lesson14_workers import Entry, WorkerSet
 from ticketflow_lab.live_services import unique_name, url
 
-IMMEDIATE_SECONDS = 1.0
+IMMEDIATE_SECONDS = 2.0  # well under the 3 s the Redis cell waits
 
 
 @dataclass(frozen=True)
