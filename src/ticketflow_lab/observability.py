@@ -122,7 +122,10 @@ def run_events(folder: Path, *, timeout: float = 12.0) -> dict[str, list[dict[st
             receiver.should_stop = True
             thread.join(timeout=5)
     by_task: dict[str, list[dict[str, Any]]] = {redelivered: [], retried: []}
-    for event in events:
+    # Events of one task come from several publishers (the caller, the worker's main and
+    # pool processes) on their own connections: they arrive in any order, so put them in
+    # the order they were sent (one machine, one clock).
+    for event in sorted(events, key=lambda e: float(e.get("timestamp") or 0.0)):
         if event.get("uuid") in by_task:
             by_task[event["uuid"]].append(event)
     return by_task
@@ -154,13 +157,20 @@ def _listen(app: Any, sink: Callable[[dict[str, Any]], None]) -> tuple[Any, thre
 
 
 def describe_events(by_task: dict[str, list[dict[str, Any]]]) -> list[str]:
-    """One line per task: its event types in order, with the fields that tell the story."""
+    """One line per task: how often it was published, then the worker's events in order.
+
+    ``task-sent`` comes from the publisher after it published, so the worker's
+    ``task-received`` may well be stamped earlier: it is counted, not placed in the line.
+    """
     lines = []
     for events in by_task.values():
         name = next((e["name"] for e in events if e.get("name")), "?")
+        sent = sum(e["type"] == "task-sent" for e in events)
         steps = []
         for event in events:
             kind = event["type"].removeprefix("task-")
+            if kind == "sent":
+                continue
             if kind in ("retried", "failed"):
                 kind += f"({str(event.get('exception', '')).split('(', 1)[0]})"
             elif kind == "rejected":
@@ -168,5 +178,5 @@ def describe_events(by_task: dict[str, list[dict[str, Any]]]) -> list[str]:
             elif kind == "received" and event.get("retries"):
                 kind += f"(retries={event['retries']})"
             steps.append(kind)
-        lines.append(f"{name}: " + " -> ".join(steps))
+        lines.append(f"{name}: published {sent}x; worker: " + " -> ".join(steps))
     return lines

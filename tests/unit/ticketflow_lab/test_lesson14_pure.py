@@ -144,13 +144,14 @@ def test_describe_events_tells_a_redelivery_from_a_retry() -> None:
             ],
             "t2": [
                 {"type": "task-retried", "exception": "ConnectionError('down')"},
+                {"type": "task-sent", "name": "lesson14.flaky", "retries": 1},
                 {"type": "task-received", "name": "lesson14.flaky", "retries": 1},
             ],
         }
     )
     assert lines == [
-        "lesson14.hold: received -> rejected(requeue=True) -> received",
-        "lesson14.flaky: retried(ConnectionError) -> received(retries=1)",
+        "lesson14.hold: published 0x; worker: received -> rejected(requeue=True) -> received",
+        "lesson14.flaky: published 1x; worker: retried(ConnectionError) -> received(retries=1)",
     ]
 
 
