@@ -120,6 +120,11 @@ class WorkerSet:
         self.workers[nodename].kill_group()
         return killed_at
 
+    def wait_log(self, nodename: str, pattern: str, *, timeout: float) -> None:
+        """Wait until the worker's log matches ``pattern`` (a regular expression)."""
+        log = self.workers[nodename].log
+        wait_until(lambda: log.search(pattern), timeout=timeout, what=f"{pattern!r} in the log")
+
     def pool_children(self, nodename: str) -> list[int]:
         return self.workers[nodename].pool_children()
 

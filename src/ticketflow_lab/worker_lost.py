@@ -16,17 +16,19 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from ticketflow_lab.lesson14_workers import WorkerSet
 from ticketflow_lab.live_services import url
 
-#: How long to wait for a second run. On a quiet machine it comes within a few seconds when
-#: it comes at all (``worker_lost_wait`` is 1 s, then a new pool process is forked); on a
-#: loaded 2-core machine it once took more than 15 s. Without the setting nothing comes, so
-#: that window only has to outlast the main process's decision to ACK.
-SECOND_RUN_WAIT_SECONDS = {True: 30.0, False: 4.0}
+DECISION_TIMEOUT_SECONDS = 30.0
+ACK_SETTLE_SECONDS = 1.0
+#: How long to wait for a second run once the main process has logged the lost process:
+#: a new pool process is forked and, with the setting, gets the requeued message (on a
+#: loaded 2-core machine this once took more than 15 s). Without the setting nothing comes.
+SECOND_RUN_WAIT_SECONDS = {True: 30.0, False: 2.0}
 
 
 @dataclass(frozen=True)
@@ -66,14 +68,29 @@ def run_child_loss(
         if first["pid"] not in workers.pool_children(node):
             raise RuntimeError(f"pid {first['pid']} is not a pool process of {node}")
         os.kill(first["pid"], signal.SIGKILL)
+        # The main process has decided (requeue or ACK) once it logs the lost process.
+        workers.wait_log(node, "WorkerLostError", timeout=DECISION_TIMEOUT_SECONDS)
         with contextlib.suppress(TimeoutError):  # no second run within the window
             workers.wait_entry(
                 lambda e: e["kind"] == "finished",
                 timeout=SECOND_RUN_WAIT_SECONDS[reject_on_worker_lost],
                 what="a second run",
             )
+        time.sleep(ACK_SETTLE_SECONDS)  # the main process ACKs just after the run returns
         workers.stop()
         with Connection(broker, connect_timeout=5) as connection:  # type: ignore[no-untyped-call]
             left = connection.channel().queue_declare(workers.queue, passive=True).message_count
         runs = [e for e in workers.entries() if e["kind"] == "started"]
     return ChildLoss(reject_on_worker_lost, len(runs), [e["redelivered"] for e in runs], int(left))
+
+
+def run_both(folders: dict[bool, Path]) -> list[ChildLoss]:
+    """Both settings side by side (two workers at once, so the cell waits for one only)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=len(folders)) as pool:
+        futures = {
+            reject: pool.submit(run_child_loss, folder, reject_on_worker_lost=reject)
+            for reject, folder in folders.items()
+        }
+        return [futures[reject].result() for reject in sorted(folders, reverse=True)]
