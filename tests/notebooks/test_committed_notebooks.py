@@ -17,7 +17,10 @@ LESSON_STEMS = [
     "11b-retry-policy-and-dedupe",
     "12-worker-loss-retry-and-time-limits",
     "13-receipt-and-effect-in-one-transaction",
+    "14-beyond-the-three-lessons",
 ]
+#: Lessons with no exercise of their own (their last cell says so).
+NO_EXERCISES = {"14-beyond-the-three-lessons"}
 EXERCISES = {
     "11b-retry-policy-and-dedupe": ("EX-11-01", "EX-11-02"),
     "12-worker-loss-retry-and-time-limits": ("EX-12-01", "EX-12-02"),
@@ -29,9 +32,9 @@ CJK = re.compile(r"[\u4e00-\u9fff]")
 SERVICE_URL = re.compile(r"\b(amqp|redis|rediss|postgresql(\+\w+)?)://")
 
 
-def test_the_lessons_are_the_three_of_issue_4_with_lesson_11_in_two_halves() -> None:
+def test_the_lessons_are_11a_11b_12_13_and_14() -> None:
     assert [path.stem for path in lesson_notebooks()] == LESSON_STEMS
-    assert set(EXERCISES) | set(CONTINUED_IN) == set(LESSON_STEMS)
+    assert set(EXERCISES) | set(CONTINUED_IN) | NO_EXERCISES == set(LESSON_STEMS)
 
 
 @pytest.fixture(params=LESSON_STEMS)
@@ -83,6 +86,11 @@ def test_needs_no_network_service(notebook_path: Path) -> None:
 
 
 def test_ends_by_pointing_to_its_exercises_and_a_runnable_check_cell(notebook_path: Path) -> None:
+    if notebook_path.stem in NO_EXERCISES:  # lesson 14 has none, and says where they are
+        last = nbformat.read(notebook_path, as_version=4).cells[-1]
+        assert last.cell_type == "markdown" and "没有练习" in last.source
+        assert "grader check EX-NN-MM" in last.source
+        return
     *_, prose, last = nbformat.read(notebook_path, as_version=4).cells
     if notebook_path.stem in CONTINUED_IN:
         assert last.cell_type == "markdown"
