@@ -1,10 +1,18 @@
 """Each lesson notebook is executed once per session (run all twice, then each experiment
-cell alone) and shared by the tests that read it; ``executed_lesson`` is its first pass."""
+cell alone) and shared by the tests that read it; ``executed_lesson`` is its first pass.
+
+Lesson 14's live cells take tens of seconds each with the services up. Its re-run plan runs
+with the embedded default (``TICKETFLOW_LESSON_SERVICES=none``: every live cell skips in one
+line), and ``executed_lesson`` runs it once more, live; ``test_lesson_14`` runs each of its
+cells twice in a row live. So its live cells are re-run-checked without paying for a live
+Run All twice."""
 
 from __future__ import annotations
 
+import contextlib
 import copy
-from collections.abc import Callable
+import os
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import nbformat
@@ -12,6 +20,24 @@ import pytest
 
 from tests.notebooks.kernel import LESSONS_DIR, execute
 from tests.notebooks.rerun import Plan, run_all_twice_then_experiments_alone
+from ticketflow_lab.live_services import SERVICES_ENV
+
+#: Lessons with live cells: re-run plan with the embedded default, one live run on its own.
+LIVE_LESSONS = frozenset({"14-beyond-the-three-lessons"})
+
+
+@contextlib.contextmanager
+def embedded_default() -> Iterator[None]:
+    """Kernels started inside see no services (they inherit this environment)."""
+    before = os.environ.get(SERVICES_ENV)
+    os.environ[SERVICES_ENV] = "none"
+    try:
+        yield
+    finally:
+        if before is None:
+            del os.environ[SERVICES_ENV]
+        else:
+            os.environ[SERVICES_ENV] = before
 
 
 @pytest.fixture(scope="session")
@@ -23,8 +49,10 @@ def lesson_runs() -> Callable[[str], Plan]:
         if stem not in results:
             path = LESSONS_DIR / f"{stem}.ipynb"
             plan = run_all_twice_then_experiments_alone(nbformat.read(path, as_version=4))
+            quiet = embedded_default() if stem in LIVE_LESSONS else contextlib.nullcontext()
             try:
-                execute(plan.notebook, cwd=path.parent)
+                with quiet:
+                    execute(plan.notebook, cwd=path.parent)
                 results[stem] = plan
             except Exception as error:  # remembered: a broken notebook runs only once
                 results[stem] = error
@@ -40,8 +68,14 @@ def lesson_runs() -> Callable[[str], Plan]:
 def executed_lesson(lesson_runs: Callable[[str], Plan]) -> Callable[[str], Any]:
     """``executed_lesson(stem)`` -> the notebook with the outputs of its first top-down run."""
 
+    live: dict[str, Any] = {}
+
     def run(stem: str) -> Any:
         notebook = nbformat.read(LESSONS_DIR / f"{stem}.ipynb", as_version=4)
+        if stem in LIVE_LESSONS:  # one top-down run with the services this machine has
+            if stem not in live:
+                live[stem] = execute(notebook, cwd=LESSONS_DIR)
+            return copy.deepcopy(live[stem])
         for index, executed in lesson_runs(stem).cells("first"):
             notebook.cells[index] = copy.deepcopy(executed)
         return notebook

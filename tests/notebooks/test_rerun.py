@@ -17,6 +17,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from tests.notebooks.conftest import LIVE_LESSONS
 from tests.notebooks.kernel import LESSONS_DIR, execute, stream_text
 from tests.notebooks.rerun import (
     Plan,
@@ -26,6 +27,7 @@ from tests.notebooks.rerun import (
     refusal,
 )
 from tests.notebooks.test_committed_notebooks import LESSON_STEMS
+from ticketflow_lab.live_services import SERVICES_ENV
 
 pytestmark = [pytest.mark.notebooks, pytest.mark.slow]
 
@@ -74,6 +76,8 @@ def test_each_cell_twice_in_a_row_and_readers_before_their_experiment(
     path = LESSONS_DIR / f"{stem}.ipynb"
     plan = each_cell_twice_readers_first(nbformat.read(path, as_version=4))
     monkeypatch.setenv("TMPDIR", str(tmp_path))  # the kernel's temp folder: ours alone
+    if stem in LIVE_LESSONS:  # live, each cell twice: test_lesson_14 (see conftest.py)
+        monkeypatch.setenv(SERVICES_ENV, "none")
     execute(plan.notebook, cwd=path.parent, allow_errors=True)
     left = sorted(p.name for p in tmp_path.glob("ticketflow-*"))
     assert not left, f"left in the temp folder after the kernel exited: {left}"
