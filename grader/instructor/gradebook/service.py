@@ -10,6 +10,7 @@ from __future__ import annotations
 import getpass
 import os
 import socket
+import time
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from types import TracebackType
@@ -59,6 +60,9 @@ class Gradebook:
             detail = str(error.orig).strip().splitlines()[0][:200] if error.orig else ""
             raise UsageError("error.db_unreachable", url=shown, detail=detail) from None
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        #: Seconds spent so far in ``record``, ``mark_current`` and ``finish_task`` (the
+        #: batch's cost of recording, reported per Celery task).
+        self.write_seconds = 0.0
 
     def __enter__(self) -> Gradebook:
         return self
@@ -89,6 +93,7 @@ class Gradebook:
         a resumed run): the unique constraint refused the duplicate, and only the current
         pointer is set. Never two rows for one key.
         """
+        started = time.perf_counter()
         try:
             with self._sessions.begin() as session:
                 grading = grading_row(entry)
@@ -100,19 +105,26 @@ class Gradebook:
             if not self.mark_current(entry.key):
                 raise
             return False
+        finally:
+            self.write_seconds += time.perf_counter() - started
 
     def mark_current(self, key: GradingKey) -> bool:
         """Make the already recorded grading of ``key`` the current one (an unchanged
         submission); False when ``key`` was never recorded."""
-        with self._sessions.begin() as session:
-            grading_id = _grading_id(session, key)
-            if grading_id is None:
-                return False
-            _point(session, key, grading_id)
-            return True
+        started = time.perf_counter()
+        try:
+            with self._sessions.begin() as session:
+                grading_id = _grading_id(session, key)
+                if grading_id is None:
+                    return False
+                _point(session, key, grading_id)
+                return True
+        finally:
+            self.write_seconds += time.perf_counter() - started
 
     def finish_task(self, run_id: str, student: str, summary: Mapping[str, Any]) -> None:
         """Note that ``student`` is done in distributed run ``run_id`` (once; repeats ignored)."""
+        started = time.perf_counter()
         try:
             with self._sessions.begin() as session:
                 row = BatchTask(
@@ -124,6 +136,8 @@ class Gradebook:
                 session.add(row)
         except IntegrityError:
             pass
+        finally:
+            self.write_seconds += time.perf_counter() - started
 
     def finished_tasks(self, run_id: str) -> dict[str, dict[str, Any]]:
         with self._sessions() as session:

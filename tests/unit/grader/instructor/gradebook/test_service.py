@@ -161,3 +161,13 @@ def test_postgresql_refuses_duplicates_the_same_way(postgres_url: str) -> None:
         book.set_review("alice", "EX-11-01", final_score=0.5, comment="<b>", reviewer="x")
         [result] = book.results()
         assert result.review is not None and result.review.reviewed_at.tzinfo is not None
+
+
+def test_write_seconds_add_up_every_write(book: Gradebook) -> None:
+    assert book.write_seconds == 0.0
+    book.record(code_entry())
+    after_record = book.write_seconds
+    assert after_record > 0.0
+    book.record(code_entry())  # a duplicate: refused, then only marked current
+    book.finish_task("run-1", "alice", {"graded": 1})
+    assert book.write_seconds > after_record
