@@ -37,7 +37,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from benchmarks import floor, overheads  # noqa: E402
+from benchmarks import distributed_cost, floor, overheads  # noqa: E402
 from tests.support.classroom import CODE, FILE_NAMES, benchmark_class  # noqa: E402
 from tests.support.services import (  # noqa: E402
     postgres_unreachable,
@@ -119,7 +119,7 @@ def local(folder: Path, jobs: int) -> dict[str, object]:
     )
 
 
-def celery(folder: Path) -> dict[str, object]:
+def celery(folder: Path, burst: int = 10_000) -> dict[str, object]:
     for reason in (rabbitmq_unreachable(), postgres_unreachable()):
         if reason:
             return {"skipped": f"not available: {reason}"}
@@ -142,11 +142,21 @@ def celery(folder: Path) -> dict[str, object]:
         try:
             time.sleep(3)  # let both workers connect
             args = ["grade", str(folder), "--db", database, "--broker", vhost.url]
-            return _run(args, folder.parent, [w.pid for w in workers])
+            found = _run(args, folder.parent, [w.pid for w in workers])
         finally:
             for worker in workers:
                 os.killpg(worker.pid, signal.SIGTERM)
                 worker.wait(timeout=30)
+        found["per_task"] = distributed_cost.task_costs(database)
+        found["broker"] = distributed_cost.broker_rate(vhost.url)
+    bursts = []
+    for writers in (1, 2):
+        with temporary_postgres_database("tf_bench_burst") as burst_db:
+            bursts.append(distributed_cost.gradebook_burst(burst_db, burst, writers))
+    found["gradebook_burst"] = bursts
+    fastest = max(bursts, key=lambda burst: burst["gradings_per_second"])
+    found["projection"] = distributed_cost.projection(found["per_task"], found["broker"], fastest)
+    return found
 
 
 def code_submissions(folder: Path) -> dict[str, list[str]]:
@@ -234,6 +244,11 @@ def summary(results: dict[str, Any]) -> None:
         )
     for name, ratio in results.get("batch_wall_over_floor_wall", {}).items():
         print(f"batch wall / floor wall, {name}: {ratio}")
+    celery = results.get("celery2")
+    if isinstance(celery, dict) and "per_task" in celery:
+        print(f"celery per task: {celery['per_task']}")
+        print(f"celery broker: {celery['broker']}; gradebook burst: {celery['gradebook_burst']}")
+        print(f"celery projection: {celery['projection']}")
     rest = results.get("where_the_rest_goes")
     if rest:
         print(f"where the rest goes (wall s at --jobs): {rest['wall_seconds_at_jobs']}")
@@ -246,6 +261,9 @@ def main() -> int:
     parser.add_argument("--floors", nargs="*", default=["cold", "preloaded"], choices=floor.PARENTS)
     parser.add_argument("--jobs", type=int, default=2, help="parallel runs of the floor")
     parser.add_argument("--no-overheads", action="store_true", help="skip where the rest goes")
+    parser.add_argument(
+        "--burst", type=int, default=10_000, help="gradings of the PostgreSQL write burst"
+    )
     args = parser.parse_args()
     modes = ["celery2" if mode == "celery" else mode for mode in args.modes]
     with tempfile.TemporaryDirectory(prefix="bench-batch-") as temporary:
@@ -259,7 +277,7 @@ def main() -> int:
             elif mode == "jobs2":
                 results[mode] = local(folder, 2)
             elif mode == "celery2":
-                results[mode] = celery(folder)
+                results[mode] = celery(folder, args.burst)
             print(mode, json.dumps(results[mode]), flush=True)
         floors = measure_floors(folder, list(args.floors), args.jobs)
         results["floor"] = floors
