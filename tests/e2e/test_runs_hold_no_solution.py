@@ -14,7 +14,6 @@ from __future__ import annotations
 import ast
 import hashlib
 import json
-import re
 from pathlib import Path
 
 import pytest
@@ -24,12 +23,11 @@ from grader.judge.exercises import get_exercise
 from grader.judge.exercises.spec import CodeExercise
 from grader.judge.results import CheckReport
 from grader.judge.submission import load_submission
-from tests.e2e.conftest import FILES, REPO
+from tests.e2e.conftest import REPO
+from tests.e2e.test_students_never_mix import SEARCH, _found
 
 pytestmark = pytest.mark.e2e
 
-SEARCH = FILES / "probes" / "search_other_students_work.py"
-RESULT = re.compile(r"search-result memory=(\d+) files=(\d+) regions=(\d+)")
 CODE = ("EX-11-01", "EX-12-01", "EX-13-01")
 PREFIX = 12
 
@@ -93,14 +91,6 @@ def search_probe(needles: list[str], reachable_file: Path) -> str:
 def _in_string(value: str) -> str:
     """``value`` escaped for the inside of a double-quoted Python string."""
     return json.dumps(value)[1:-1]
-
-
-def _found(report: CheckReport) -> tuple[int, int, int]:
-    message = str(report.checks[0].message.params.get("message"))
-    match = RESULT.search(message)
-    assert match, report
-    memory, files, regions = (int(group) for group in match.groups())
-    return memory, files, regions
 
 
 def _judge(exercise_id: str, text: str, folder: Path) -> CheckReport:
