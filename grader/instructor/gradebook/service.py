@@ -96,10 +96,7 @@ class Gradebook:
         started = time.perf_counter()
         try:
             with self._sessions.begin() as session:
-                grading = grading_row(entry)
-                session.add(grading)
-                session.flush()
-                _point(session, entry.key, grading.id)
+                _insert(session, entry)
             return True
         except IntegrityError:
             if not self.mark_current(entry.key):
@@ -107,6 +104,24 @@ class Gradebook:
             return False
         finally:
             self.write_seconds += time.perf_counter() - started
+
+    def record_all(self, entries: Sequence[GradingEntry]) -> list[bool]:
+        """``record`` each entry, in ONE transaction (one commit for a student's gradings);
+        when any key was already recorded the transaction is undone and each entry goes
+        through ``record``, so the result is ``record``'s for each, exactly once each."""
+        if not entries:
+            return []
+        started = time.perf_counter()
+        try:
+            with self._sessions.begin() as session:
+                for entry in entries:
+                    _insert(session, entry)
+            return [True] * len(entries)
+        except IntegrityError:
+            pass
+        finally:
+            self.write_seconds += time.perf_counter() - started
+        return [self.record(entry) for entry in entries]
 
     def mark_current(self, key: GradingKey) -> bool:
         """Make the already recorded grading of ``key`` the current one (an unchanged
@@ -228,6 +243,14 @@ class Gradebook:
 
 
 # -- queries -------------------------------------------------------------------------------
+
+
+def _insert(session: Session, entry: GradingEntry) -> None:
+    """The grading's rows (with its checks), made the current one for its key."""
+    grading = grading_row(entry)
+    session.add(grading)
+    session.flush()
+    _point(session, entry.key, grading.id)
 
 
 def _grading_id(session: Session, key: GradingKey) -> int | None:
