@@ -8,7 +8,8 @@
   "finished" write, its acknowledgement, the next delivery and Celery's dispatch);
 * ``broker_rate(url)``: persistent messages through one RabbitMQ queue, published, then
   consumed one at a time with a late acknowledgement (prefetch 1), as the tasks are;
-* ``gradebook_burst(url)``: ``Gradebook.record`` of 10,000 gradings into PostgreSQL;
+* ``gradebook_burst(url)``: 10,000 gradings into PostgreSQL, six per transaction as a
+  student's are (``Gradebook.record_all``), or one per transaction;
 * ``projection(...)``: the number of workers before the overhead passes 5% of grading.
 """
 
@@ -22,8 +23,9 @@ import uuid
 from typing import Any
 
 OVERHEAD_BUDGET = 0.05
-#: Gradebook writes per task: one row per exercise (6) and the "finished" row.
-WRITES_PER_TASK = 7
+#: Gradings per task (one student: six exercises, recorded in one transaction), besides
+#: its "finished" row.
+GRADINGS_PER_TASK = 6
 
 
 def _stats(values: list[float]) -> dict[str, float]:
@@ -121,26 +123,33 @@ def broker_rate(amqp_url: str, messages: int = 2000) -> dict[str, float]:
     }
 
 
-def _write_share(args: tuple[str, int, int]) -> float:
+def _write_share(args: tuple[str, int, int, int]) -> float:
     from benchmarks.overheads import sample_entry
     from grader.instructor.gradebook import Gradebook
 
-    url, first, count = args
+    url, first, count, group = args
     with Gradebook(url) as book:
         started = time.perf_counter()
-        for number in range(first, first + count):
-            book.record(sample_entry(number))
+        for start in range(first, first + count, group):
+            entries = [sample_entry(n) for n in range(start, min(start + group, first + count))]
+            if group == 1:
+                book.record(entries[0])
+            else:
+                book.record_all(entries)
         return time.perf_counter() - started
 
 
-def gradebook_burst(db_url: str, gradings: int = 10_000, writers: int = 1) -> dict[str, float]:
-    """``gradings`` distinct gradings recorded by ``writers`` processes at once (each one
-    ``Gradebook.record``, its own transaction, as the batch does)."""
+def gradebook_burst(
+    db_url: str, gradings: int = 10_000, writers: int = 1, group: int = 6
+) -> dict[str, float]:
+    """``gradings`` distinct gradings recorded by ``writers`` processes at once, ``group`` per
+    transaction (6: ``Gradebook.record_all`` of a student's results, as the batch does; 1:
+    ``record``, one transaction each, the cost of a task's "finished" row)."""
     from grader.instructor.gradebook import Gradebook
 
     Gradebook(db_url).close()  # the schema, before the clock starts
     share = gradings // writers
-    jobs = [(db_url, 1 + index * share, share) for index in range(writers)]
+    jobs = [(db_url, 1 + index * share, share, group) for index in range(writers)]
     started = time.perf_counter()
     if writers == 1:
         _write_share(jobs[0])
@@ -151,13 +160,17 @@ def gradebook_burst(db_url: str, gradings: int = 10_000, writers: int = 1) -> di
     return {
         "gradings": share * writers,
         "writers": writers,
+        "per_transaction": group,
         "wall_seconds": round(wall, 2),
         "gradings_per_second": round(share * writers / wall, 1),
     }
 
 
 def projection(
-    costs: dict[str, Any], broker: dict[str, float], burst: dict[str, float]
+    costs: dict[str, Any],
+    broker: dict[str, float],
+    grouped: dict[str, float],
+    single: dict[str, float],
 ) -> dict[str, Any]:
     """Workers one RabbitMQ and one PostgreSQL can feed before the time a task spends outside
     grading passes ``OVERHEAD_BUDGET`` of its grading time.
@@ -165,8 +178,9 @@ def projection(
     Per task, T = mean grading time, o = the measured overhead at this run's few workers
     (gradebook writes + the gap between tasks). With W workers the servers see
     lambda = W / (T + o) tasks/s; each is a queue with service time s (broker: one task
-    message, 1 / its measured task rate; PostgreSQL: ``WRITES_PER_TASK`` writes at the
-    burst's rate) and utilisation rho = lambda * s, which adds s * rho / (1 - rho) of
+    message, 1 / its measured task rate; PostgreSQL: ``GRADINGS_PER_TASK`` gradings at the
+    grouped burst's rate plus one "finished" row at the single-row burst's rate) and
+    utilisation rho = lambda * s, which adds s * rho / (1 - rho) of
     waiting per visit (M/M/1). The answer is the largest W with o + waits <= 5% of T.
     """
     grading_ms, writes_ms, gap_ms = (
@@ -176,7 +190,8 @@ def projection(
         return {"skipped": "no task timings"}
     t, o = grading_ms / 1000, (writes_ms + gap_ms) / 1000
     s_broker = 1 / broker["tasks_per_second"]
-    s_book = WRITES_PER_TASK / burst["gradings_per_second"]
+    s_book = GRADINGS_PER_TASK / grouped["gradings_per_second"]
+    s_book += 1 / single["gradings_per_second"]
 
     def overhead(workers: int) -> float:
         rate = workers / (t + o)
