@@ -6,7 +6,8 @@ once: each run executes a submission as ``__main__`` with the real implementatio
 sandbox, no proxy and no oracle. A submission is run as many times as the exercise has
 implementations (the real code, each twin, each mutant: counted from the spec, so a new
 mutant counts); as in the grader, once its real run (the first) has failed, none of its
-other runs starts. The CPU time of every run comes from ``wait4``.
+other runs starts, and a run ends at the default wall limit (10 s). The CPU time of every
+run comes from ``wait4``.
 
 ``parent``: what the interpreter does before its first fork.
 
@@ -31,7 +32,7 @@ PARENTS = ("cold", "preloaded", "probe")
 
 _FLOOR_PROCESS = textwrap.dedent(
     r"""
-    import gc, importlib, json, os, sys, tempfile, time
+    import gc, importlib, json, os, signal, sys, tempfile, time
     job = json.loads(sys.stdin.read())
     sys.path[:] = job["sys_path"]
     for entry in job["preload"]:
@@ -60,6 +61,7 @@ _FLOOR_PROCESS = textwrap.dedent(
             null = os.open(os.devnull, os.O_RDWR)
             for fd in (0, 1, 2):
                 os.dup2(null, fd)
+            signal.alarm(job["wall_seconds"])  # the grader's wall limit ends a hang the same way
             try:
                 exec(codes[index], {"__name__": "__main__"})
             except BaseException:
@@ -133,6 +135,7 @@ def measure(
         "reference": reference(exercise_id),
         "runs": implementations(exercise_id),
         "jobs": jobs,
+        "wall_seconds": 10,
     }
     if parent != "cold":  # the fork server's own warm-ups (grader code) are part of it
         job["preload"] = list(exercise.all_preload)
