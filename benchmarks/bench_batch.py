@@ -2,6 +2,14 @@
 
     python benchmarks/bench_batch.py                  # --jobs 1, --jobs 2, two Celery workers
     python benchmarks/bench_batch.py --students 50 --modes jobs2
+    python benchmarks/bench_batch.py --modes jobs2 --floors cold preloaded probe
+
+In the same run it measures the class's floor (``benchmarks/floor.py``: the same code
+submissions, each run as often as its exercise has implementations, bare, in processes
+forked from one interpreter; CPU seconds and wall seconds at ``--jobs``), each batch's wall
+time over the floor's, and where the rest goes (``benchmarks/overheads.py``: sandbox
+set-up per run, oracle round trips per run, oracle process starts, gradebook writes).
+Everything is also written as JSON to ``benchmarks/results/`` (git-ignored).
 
 Every submission is distinct (each file carries its student id; a third of the students
 hand in one of the wrong probes), so nothing is served from the gradebook. For each mode:
@@ -14,6 +22,7 @@ The Celery mode needs RabbitMQ and PostgreSQL; it is reported as not available o
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
 import os
 import signal
@@ -23,11 +32,13 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from tests.support.classroom import benchmark_class  # noqa: E402
+from benchmarks import distributed_cost, floor, overheads  # noqa: E402
+from tests.support.classroom import CODE, FILE_NAMES, benchmark_class  # noqa: E402
 from tests.support.services import (  # noqa: E402
     postgres_unreachable,
     rabbitmq_unreachable,
@@ -36,6 +47,7 @@ from tests.support.services import (  # noqa: E402
 
 GRADER = [str(Path(sys.executable).parent / "grader")]
 TARGET_SECONDS = 60.0
+RESULTS = REPO / "benchmarks" / "results"
 
 
 def _tree_rss(root: int) -> int:
@@ -107,7 +119,7 @@ def local(folder: Path, jobs: int) -> dict[str, object]:
     )
 
 
-def celery(folder: Path) -> dict[str, object]:
+def celery(folder: Path, burst: int = 10_000) -> dict[str, object]:
     for reason in (rabbitmq_unreachable(), postgres_unreachable()):
         if reason:
             return {"skipped": f"not available: {reason}"}
@@ -130,35 +142,166 @@ def celery(folder: Path) -> dict[str, object]:
         try:
             time.sleep(3)  # let both workers connect
             args = ["grade", str(folder), "--db", database, "--broker", vhost.url]
-            return _run(args, folder.parent, [w.pid for w in workers])
+            found = _run(args, folder.parent, [w.pid for w in workers])
         finally:
             for worker in workers:
                 os.killpg(worker.pid, signal.SIGTERM)
                 worker.wait(timeout=30)
+        found["per_task"] = distributed_cost.task_costs(database)
+        found["broker"] = distributed_cost.broker_rate(vhost.url)
+    bursts = []
+    for writers, gradings, group in ((1, burst, 6), (2, burst, 6), (1, burst // 10, 1)):
+        with temporary_postgres_database("tf_bench_burst") as burst_db:
+            bursts.append(distributed_cost.gradebook_burst(burst_db, gradings, writers, group))
+    found["gradebook_burst"] = bursts
+    grouped = max(bursts[:2], key=lambda burst: burst["gradings_per_second"])
+    found["projection"] = distributed_cost.projection(
+        found["per_task"], found["broker"], grouped, bursts[2]
+    )
+    return found
+
+
+def code_submissions(folder: Path) -> dict[str, list[str]]:
+    """Every student's file of each code exercise, as the batch reads it."""
+    found: dict[str, list[str]] = {exercise: [] for exercise in CODE}
+    for student in sorted(p for p in folder.iterdir() if p.is_dir()):
+        for exercise in CODE:
+            path = student / exercise / FILE_NAMES[exercise]
+            if path.is_file():
+                found[exercise].append(path.read_text(encoding="utf-8"))
+    return found
+
+
+def measure_floors(folder: Path, parents: list[str], jobs: int) -> dict[str, object]:
+    """The class's floor for each kind of parent (see ``benchmarks/floor.py``)."""
+    submissions = code_submissions(folder)
+    floors: dict[str, object] = {}
+    for parent in parents:
+        per = {
+            ex: floor.measure(ex, texts, jobs=jobs, parent=parent)
+            for ex, texts in submissions.items()
+        }
+        floors[parent] = {
+            "cpu_seconds": round(sum(f["cpu_seconds"] for f in per.values()), 2),
+            "wall_seconds": round(sum(f["wall_seconds"] for f in per.values()), 2),
+            "runs": sum(f["runs"] for f in per.values()),
+            "jobs": jobs,
+            "exercises": per,
+        }
+        print(f"floor ({parent})", json.dumps(floors[parent]), flush=True)
+    return floors
+
+
+def where_the_rest_goes(
+    folder: Path, floor_cold: dict[str, object], gradings: int, jobs: int
+) -> dict[str, object]:
+    """The overheads, each measured on its own, scaled to this class (see ``overheads``)."""
+    exercises = floor_cold["exercises"]
+    assert isinstance(exercises, dict)
+    parts: dict[str, float] = {"sandbox": 0.0, "oracle_round_trips": 0.0, "oracle_starts": 0.0}
+    measured: dict[str, object] = {}
+    for exercise, found in exercises.items():
+        cost = overheads.per_exercise(exercise, floor.reference(exercise))
+        measured[exercise] = cost
+        oracle = cost["oracle"]
+        parts["sandbox"] += found["runs"] * cost["sandbox_ms"] / 1000
+        parts["oracle_round_trips"] += found["runs"] * oracle["round_trip_ms_per_run"] / 1000
+        parts["oracle_starts"] += found["submissions"] * cost["oracle_start_ms"] / 1000
+    write_ms = overheads.gradebook_write_ms()
+    parts["gradebook_writes"] = gradings * write_ms / 1000
+    return {
+        "measured": {"per_exercise": measured, "gradebook_write_ms": write_ms},
+        "seconds_of_work": {k: round(v, 2) for k, v in parts.items()},
+        "wall_seconds_at_jobs": {k: round(v / jobs, 2) for k, v in parts.items()},
+        "note": "oracle round trips include the run's side of each operation (partly floor)",
+    }
+
+
+def ratios(results: dict[str, object], floors: dict[str, object]) -> dict[str, object]:
+    found: dict[str, object] = {}
+    for mode in ("jobs1", "jobs2", "celery2"):
+        batch = results.get(mode)
+        if not isinstance(batch, dict) or "wall_seconds" not in batch:
+            continue
+        for parent, measured in floors.items():
+            assert isinstance(measured, dict)
+            wall = float(measured["wall_seconds"])
+            found[f"{mode}/floor_{parent}"] = round(float(batch["wall_seconds"]) / wall, 3)
+    return found
+
+
+def summary(results: dict[str, Any]) -> None:
+    """The figures in a few lines (the JSON above has them all)."""
+    for mode in ("jobs1", "jobs2", "celery2"):
+        batch = results.get(mode)
+        if isinstance(batch, dict) and "wall_seconds" in batch:
+            print(
+                f"{mode}: wall {batch['wall_seconds']} s, {batch['gradings_per_second']}"
+                f" gradings/s, peak {batch['peak_memory_mib']} MiB, verdicts {batch['summary']}"
+            )
+    for parent, measured in results.get("floor", {}).items():
+        print(
+            f"floor ({parent}): {measured['runs']} runs, CPU {measured['cpu_seconds']} s,"
+            f" wall {measured['wall_seconds']} s at --jobs {measured['jobs']}"
+        )
+    for name, ratio in results.get("batch_wall_over_floor_wall", {}).items():
+        print(f"batch wall / floor wall, {name}: {ratio}")
+    celery = results.get("celery2")
+    if isinstance(celery, dict) and "per_task" in celery:
+        print(f"celery per task: {celery['per_task']}")
+        print(f"celery broker: {celery['broker']}; gradebook burst: {celery['gradebook_burst']}")
+        print(f"celery projection: {celery['projection']}")
+    rest = results.get("where_the_rest_goes")
+    if rest:
+        print(f"where the rest goes (wall s at --jobs): {rest['wall_seconds_at_jobs']}")
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--students", type=int, default=200)
     parser.add_argument("--modes", nargs="+", default=["jobs1", "jobs2", "celery2"])
+    parser.add_argument("--floors", nargs="*", default=["cold", "preloaded"], choices=floor.PARENTS)
+    parser.add_argument("--jobs", type=int, default=2, help="parallel runs of the floor")
+    parser.add_argument("--no-overheads", action="store_true", help="skip where the rest goes")
+    parser.add_argument(
+        "--burst", type=int, default=10_000, help="gradings of the PostgreSQL write burst"
+    )
     args = parser.parse_args()
+    modes = ["celery2" if mode == "celery" else mode for mode in args.modes]
     with tempfile.TemporaryDirectory(prefix="bench-batch-") as temporary:
         folder = Path(temporary) / "submissions"
         benchmark_class(folder, args.students)
         results: dict[str, object] = {"students": args.students, "gradings": args.students * 6}
-        for mode in args.modes:
+        results["load_before"] = [round(x, 2) for x in os.getloadavg()]
+        for mode in modes:
             if mode == "jobs1":
                 results[mode] = local(folder, 1)
             elif mode == "jobs2":
                 results[mode] = local(folder, 2)
             elif mode == "celery2":
-                results[mode] = celery(folder)
+                results[mode] = celery(folder, args.burst)
             print(mode, json.dumps(results[mode]), flush=True)
+        floors = measure_floors(folder, list(args.floors), args.jobs)
+        results["floor"] = floors
+        results["batch_wall_over_floor_wall"] = ratios(results, floors)
+        if "cold" in floors and not args.no_overheads:
+            cold = floors["cold"]
+            assert isinstance(cold, dict)
+            results["where_the_rest_goes"] = where_the_rest_goes(
+                folder, cold, int(results["gradings"]), args.jobs
+            )
+        results["load_after"] = [round(x, 2) for x in os.getloadavg()]
+    print(json.dumps(results, indent=2))
+    summary(results)
     jobs2 = results.get("jobs2")
     if isinstance(jobs2, dict) and "wall_seconds" in jobs2:
         verdict = "met" if float(jobs2["wall_seconds"]) < TARGET_SECONDS else "NOT met"
         print(f"target: --jobs 2 under {TARGET_SECONDS:.0f} s for the class: {verdict}")
-    print(json.dumps(results, indent=2))
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    stamp = datetime.datetime.now(datetime.UTC).strftime("%Y%m%dT%H%M%SZ")
+    written = RESULTS / f"bench_batch-{stamp}.json"
+    written.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+    print(f"written: {written}")
     return 0
 
 

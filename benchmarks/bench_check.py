@@ -10,6 +10,9 @@ Targets (issue #5), twin and mutant runs included (the real run first, then the 
 
 Every run grades the reference solution placed at the student's path in a throwaway copy
 of the course, so the real run and every twin and mutant run happen (and it must pass).
+Each cold ``grader check`` is followed by a bare ``python <probe>`` of the same file (the
+probe run once, no grader), so the two are measured side by side on the same machine
+state; the ratio of their medians is printed (issue 23: EX-12-01 at most 1.8x).
 """
 
 from __future__ import annotations
@@ -29,6 +32,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 TARGETS = {"EX-11-01": 0.5, "EX-12-01": 1.0, "EX-13-01": None}
 WARM_TARGET = 0.3
+#: Cold ``grader check`` over a bare run of the same probe, at most (issue 23).
+BARE_RATIO = {"EX-12-01": 1.8}
 
 WARM_SCRIPT = """
 import json, sys, time
@@ -54,12 +59,19 @@ def prepare_course(folder: Path) -> Path:
     return folder
 
 
+def probe_path(course: Path, exercise_id: str) -> Path:
+    name = next((REPO / "solutions" / exercise_id).iterdir()).name
+    return course / "exercises" / exercise_id / name
+
+
 def grader_command() -> list[str]:
     script = Path(sys.executable).parent / "grader"
     return [str(script)] if script.exists() else [sys.executable, "-m", "grader"]
 
 
 CPU: dict[str, list[float]] = {}
+#: Wall times of the bare ``python <probe>`` run after each cold check, per exercise.
+BARE: dict[str, list[float]] = {}
 
 
 def _children_cpu() -> float:
@@ -84,7 +96,23 @@ def cold(course: Path, exercise_id: str, runs: int) -> list[float]:
         status = json.loads(done.stdout)["status"] if done.stdout else done.stderr
         if done.returncode != 0 or status != "passed":
             raise SystemExit(f"{exercise_id}: expected a pass, got {status!r}")
+        BARE.setdefault(exercise_id, []).append(bare(course, exercise_id))
     return times
+
+
+def bare(course: Path, exercise_id: str) -> float:
+    """One bare ``python <probe>`` of the same file, from the course root (wall seconds)."""
+    start = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, str(probe_path(course, exercise_id).relative_to(course))],
+        cwd=course,
+        capture_output=True,
+        text=True,
+    )
+    elapsed = time.perf_counter() - start
+    if done.returncode != 0:
+        raise SystemExit(f"{exercise_id}: the bare probe failed: {done.stderr[-500:]}")
+    return elapsed
 
 
 def warm(course: Path, exercise_id: str, runs: int) -> list[float]:
@@ -120,6 +148,7 @@ def main() -> int:
         for exercise_id, target in chosen.items():
             cold(course, exercise_id, 1)  # warm the OS page cache, not the process
             CPU.pop(exercise_id)
+            BARE.pop(exercise_id)
             results.append(
                 (f"grader check {exercise_id} (cold)", cold(course, exercise_id, args.runs), target)
             )
@@ -141,6 +170,16 @@ def main() -> int:
     for exercise_id, cpu in CPU.items():
         median = statistics.median(cpu)
         print(f"  CPU time, all processes, grader check {exercise_id}: median {median:.3f} s")
+    checks = {label: times for label, times, _ in results}
+    for exercise_id, times in BARE.items():
+        print(line(f"python {probe_path(course, exercise_id).name} (bare)", times, None))
+        ratio = statistics.median(checks[f"grader check {exercise_id} (cold)"])
+        ratio /= statistics.median(times)
+        limit = BARE_RATIO.get(exercise_id)
+        verdict = "" if limit is None else (" OK" if ratio <= limit else " TOO SLOW")
+        shown = "" if limit is None else f" (target <= {limit:.1f}x)"
+        print(f"  grader check {exercise_id} cold / bare probe: {ratio:.2f}x{shown}{verdict}")
+        slow |= limit is not None and ratio > limit
     return 1 if slow else 0
 
 

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import os
 import shutil
+import socket
+import time
 from pathlib import Path
 from typing import Any
 
@@ -53,10 +55,17 @@ def create_batch_app(broker: str, db_url: str | None = None) -> Any:
 
     @app.task(name=TASK_NAME, bind=True, max_retries=MAX_RETRIES)  # type: ignore[untyped-decorator]
     def grade_student_task(
-        self: Any, run_id: str, student: str, path: str, kind: str, plan: dict[str, Any]
+        self: Any,
+        run_id: str,
+        student: str,
+        path: str,
+        kind: str,
+        plan: dict[str, Any],
+        published: float | None = None,
     ) -> None:
         try:
-            run_student(self.app.conf[DB_SETTING], run_id, student, path, kind, plan)
+            db_url = self.app.conf[DB_SETTING]
+            run_student(db_url, run_id, student, path, kind, plan, published=published)
         except Exception as error:  # not the student's fault: try again, then give up
             raise self.retry(exc=error, countdown=2) from error
 
@@ -64,14 +73,25 @@ def create_batch_app(broker: str, db_url: str | None = None) -> Any:
 
 
 def run_student(
-    db_url: str, run_id: str, student: str, path: str, kind: str, plan_json: dict[str, Any]
+    db_url: str,
+    run_id: str,
+    student: str,
+    path: str,
+    kind: str,
+    plan_json: dict[str, Any],
+    *,
+    published: float | None = None,
 ) -> None:
-    """Grade one student in this worker process and note it finished for ``run_id``."""
+    """Grade one student in this worker process and note it finished for ``run_id``.
+
+    The "finished" row's summary carries the task's ``timings`` (``task_timings``)."""
     from grader.instructor.batch.layout import StudentSource
     from grader.instructor.batch.plan import BatchPlan
     from grader.instructor.batch.student import grade_student
 
+    started = time.time()
     book, scratch = _process_state(db_url)
+    writes = book.write_seconds
     plan = BatchPlan.from_json(plan_json)
     hide = (*plan.hide, str(scratch))
     if db_url and book.files:
@@ -79,7 +99,23 @@ def run_student(
     plan = BatchPlan(plan.exercises, plan.fingerprints, plan.weak, tuple(dict.fromkeys(hide)))
     source = StudentSource(student, Path(path), "zip" if kind == "zip" else "folder")
     outcome = grade_student(source, plan, book, scratch)
-    book.finish_task(run_id, student, outcome.to_json())
+    timings = task_timings(published, started, time.time(), book.write_seconds - writes)
+    book.finish_task(run_id, student, {**outcome.to_json(), "timings": timings})
+
+
+def task_timings(
+    published: float | None, started: float, graded: float, gradebook_seconds: float
+) -> dict[str, Any]:
+    """When the task was published, started and done grading (``time.time()``, one clock
+    per machine), the seconds of gradebook writes in between, and which worker process ran
+    it: enough to tell the time outside grading from the grading itself."""
+    return {
+        "published": published,
+        "started": started,
+        "graded": graded,
+        "gradebook_seconds": round(gradebook_seconds, 6),
+        "worker": f"{socket.gethostname()}:{os.getpid()}",
+    }
 
 
 def _process_state(db_url: str) -> tuple[Any, Path]:

@@ -63,6 +63,7 @@ def grade_distributed(
         sent = app.send_task(
             TASK_NAME,
             args=[run_id, source.student, str(source.path), source.kind, plan.to_json()],
+            kwargs={"published": time.time()},
             queue=QUEUE,
         )
         task_ids[source.student] = sent.id

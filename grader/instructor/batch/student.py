@@ -4,7 +4,8 @@ For each exercise of the plan: find the file (``layout.locate``), read it once
 (``load_submission``: no links, regular UTF-8, size cap), hash what was read, and judge it
 only when that (student, exercise, sha256, fingerprint) is not in the gradebook yet. Every
 outcome, including a bad archive, a malformed file or a failure of the grader itself, is a
-gradebook row with its reason: nothing here stops the batch.
+gradebook row with its reason: nothing here stops the batch. A student's rows are recorded
+together once they are all judged (one transaction: one commit per student, not per row).
 """
 
 from __future__ import annotations
@@ -70,10 +71,10 @@ def _grade_tree(
 ) -> StudentOutcome:
     hide = [Path(path) for path in plan.hide]
     with student_session(hide) as session:
-        results = tuple(
+        graded = [
             _grade_one(student, root, exercise, plan, book, session) for exercise in exercises
-        )
-    return StudentOutcome(student, results)
+        ]
+    return StudentOutcome(student, _store_all(book, graded))
 
 
 def _grade_one(
@@ -83,13 +84,13 @@ def _grade_one(
     plan: BatchPlan,
     book: Gradebook,
     session: Session,
-) -> ExerciseOutcome:
+) -> ExerciseOutcome | GradingEntry:
+    """The grading to record (``_store_all``), or the outcome of an unchanged submission."""
     started = time.perf_counter()
     located = locate(root, exercise)
     if located.missing:
         key = GradingKey(student, exercise.id, MISSING, plan.fingerprint(exercise.id))
-        entry = missing_entry(key, exercise.kind, exercise.max_score, pid_label())
-        return _store(book, entry)
+        return missing_entry(key, exercise.kind, exercise.max_score, pid_label())
     if located.path is None:
         assert located.problem_id is not None
         where = dict(located.problem_params)
@@ -99,17 +100,14 @@ def _grade_one(
             _problem_digest(located.problem_id, where),
             plan.fingerprint(exercise.id),
         )
-        return _store(
-            book,
-            error_entry(key, exercise.kind, exercise.max_score, located.problem_id, where),
-        )
+        return error_entry(key, exercise.kind, exercise.max_score, located.problem_id, where)
     try:
         submission = load_submission(exercise, located.path)
     except SubmissionError as error:
         params: dict[str, ParamValue] = {k: _relative(v, root) for k, v in error.params.items()}
         digest = _problem_digest(error.message_id, params)
         key = GradingKey(student, exercise.id, digest, plan.fingerprint(exercise.id))
-        entry = error_entry(
+        return error_entry(
             key,
             exercise.kind,
             exercise.max_score,
@@ -119,7 +117,6 @@ def _grade_one(
             seconds=time.perf_counter() - started,
             worker=pid_label(),
         )
-        return _store(book, entry)
     key = GradingKey(
         student, exercise.id, sha256_text(submission.text), plan.fingerprint(exercise.id)
     )
@@ -137,7 +134,7 @@ def _grade_one(
         )
         shown = str(error) if isinstance(error, GraderError) else f"{type(error).__name__}: {error}"
         detail = shown.strip()[:300]
-        entry = error_entry(
+        return error_entry(
             failed,
             exercise.kind,
             exercise.max_score,
@@ -148,12 +145,11 @@ def _grade_one(
             seconds=time.perf_counter() - started,
             worker=pid_label(),
         )
-        return _store(book, entry)
     if _clock_bound(report):  # recorded, but tried again by the next run
         key = GradingKey(
             key.student, key.exercise, key.content_sha256, key.verdict_fingerprint + FAILED_SUFFIX
         )
-    entry = entry_from_report(
+    return entry_from_report(
         key,
         report,
         file_name=located.path.name,
@@ -162,7 +158,6 @@ def _grade_one(
         worker=pid_label(),
         weak_isolation=plan.weak,
     )
-    return _store(book, entry)
 
 
 def _all_errors(
@@ -175,19 +170,35 @@ def _all_errors(
 ) -> StudentOutcome:
     """A bad archive: one ``error`` row per exercise, each naming the problem."""
     params: dict[str, ParamValue] = dict(problem.params)
-    results = []
+    entries: list[ExerciseOutcome | GradingEntry] = []
     for exercise in exercises:
         key = GradingKey(student, exercise.id, digest, plan.fingerprint(exercise.id))
-        entry = error_entry(
-            key, exercise.kind, exercise.max_score, problem.message_id, params, worker=pid_label()
+        entries.append(
+            error_entry(
+                key,
+                exercise.kind,
+                exercise.max_score,
+                problem.message_id,
+                params,
+                worker=pid_label(),
+            )
         )
-        results.append(_store(book, entry))
-    return StudentOutcome(student, tuple(results))
+    return StudentOutcome(student, _store_all(book, entries))
 
 
-def _store(book: Gradebook, entry: GradingEntry) -> ExerciseOutcome:
-    recorded = book.record(entry)
-    return ExerciseOutcome(entry.key.exercise, entry.status, "graded" if recorded else "unchanged")
+def _store_all(
+    book: Gradebook, graded: list[ExerciseOutcome | GradingEntry]
+) -> tuple[ExerciseOutcome, ...]:
+    """Record the student's gradings together (``Gradebook.record_all``: one transaction,
+    one commit), in the order of the plan."""
+    entries = [item for item in graded if isinstance(item, GradingEntry)]
+    recorded = iter(book.record_all(entries))
+    return tuple(
+        ExerciseOutcome(item.key.exercise, item.status, "graded" if next(recorded) else "unchanged")
+        if isinstance(item, GradingEntry)
+        else item
+        for item in graded
+    )
 
 
 def _clock_bound(report: CheckReport) -> bool:

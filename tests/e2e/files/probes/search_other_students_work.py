@@ -6,24 +6,35 @@ non-dumpable process) and every file it can reach (/tmp, /var/tmp, /dev/shm, its
 directory, and A's file by path) for A's unique marker. It knows only the marker's public
 prefix, its length and its SHA-256, so the full marker is never in its own memory: any
 match is A's. It ends with an AssertionError whose message is the result.
+
+``__NEEDLES__`` may hold more such needles, as a JSON list of [prefix, length, sha256]
+(``tests/e2e/test_runs_hold_no_solution.py`` searches for the reference solutions' text);
+left unfilled, the marker is the only one.
 """
 
 import ctypes
 import hashlib
+import json
 import os
 
 PREFIX = "__PREFIX__".encode("utf-8")  # noqa: UP012  (a placeholder the test fills in)
 LENGTH = int("__LENGTH__")
 DIGEST = "__DIGEST__"
 A_FILE = "__A_FILE__"
+MORE = "__NEEDLES__"
+NEEDLES = [(PREFIX, LENGTH, DIGEST)]
+if not MORE.startswith("__NEEDLES"):
+    NEEDLES += [(prefix.encode("utf-8"), size, digest) for prefix, size, digest in json.loads(MORE)]
 
 
 def matches(buffer: bytes) -> int:
-    found, start = 0, 0
-    while (index := buffer.find(PREFIX, start)) != -1:
-        if hashlib.sha256(buffer[index : index + LENGTH]).hexdigest() == DIGEST:
-            found += 1
-        start = index + 1
+    found = 0
+    for prefix, length, digest in NEEDLES:
+        start = 0
+        while (index := buffer.find(prefix, start)) != -1:
+            if hashlib.sha256(buffer[index : index + length]).hexdigest() == digest:
+                found += 1
+            start = index + 1
     return found
 
 

@@ -161,3 +161,32 @@ def test_postgresql_refuses_duplicates_the_same_way(postgres_url: str) -> None:
         book.set_review("alice", "EX-11-01", final_score=0.5, comment="<b>", reviewer="x")
         [result] = book.results()
         assert result.review is not None and result.review.reviewed_at.tzinfo is not None
+
+
+def test_write_seconds_add_up_every_write(book: Gradebook) -> None:
+    assert book.write_seconds == 0.0
+    book.record(code_entry())
+    after_record = book.write_seconds
+    assert after_record > 0.0
+    book.record(code_entry())  # a duplicate: refused, then only marked current
+    book.finish_task("run-1", "alice", {"graded": 1})
+    assert book.write_seconds > after_record
+
+
+def test_record_all_is_one_transaction_and_exactly_once(book: Gradebook) -> None:
+    first, second = code_entry("alice"), code_entry("bob")
+    assert book.record_all([first, second]) == [True, True]
+    assert book.record_all([]) == []
+    third = code_entry("carol")
+    assert book.record_all([second, third]) == [False, True]  # bob's key: refused, not doubled
+    assert sorted(r.student for r in book.results()) == ["alice", "bob", "carol"]
+    assert book.grading_count() == 3
+
+
+def test_record_all_commits_once(book: Gradebook) -> None:
+    from sqlalchemy import event
+
+    commits: list[object] = []
+    event.listen(book.engine, "commit", commits.append)
+    book.record_all([code_entry("alice"), code_entry("bob"), code_entry("carol")])
+    assert len(commits) == 1
