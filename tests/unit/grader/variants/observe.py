@@ -22,6 +22,7 @@ import contextlib
 import io
 import os
 import runpy
+import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -188,9 +189,10 @@ def probe(path: Path, workdir: Path) -> Source:
     """A probe file run as a student's probe is, with ``apply_notification_once`` installed."""
 
     def run(apply: Callable[..., Any]) -> None:
-        original, here = effects.apply_notification_once, Path.cwd()
+        original, here, argv = effects.apply_notification_once, Path.cwd(), sys.argv
         effects.apply_notification_once = apply
         os.chdir(workdir)
+        sys.argv = [str(path)]  # unittest.main() reads it
         try:
             with (
                 contextlib.redirect_stdout(io.StringIO()),
@@ -199,6 +201,7 @@ def probe(path: Path, workdir: Path) -> Source:
             ):
                 runpy.run_path(str(path), run_name="__main__")
         finally:
+            sys.argv = argv
             os.chdir(here)
             effects.apply_notification_once = original
 
