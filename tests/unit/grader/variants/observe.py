@@ -63,7 +63,8 @@ class RecordingConversation(Conversation):
         if op == "getattr":
             entry.append(message.get("name"))
         elif op == "call":
-            entry += [described(self.decode(message.get("args"))), described(message.get("kwargs"))]
+            args, kwargs = self.decode(message.get("args")), self.decode(message.get("kwargs"))
+            entry += [described(args), described(kwargs)]
         elif op == "exit":
             entry.append(described(message.get("exc")))
         reply = super()._perform(op, message)

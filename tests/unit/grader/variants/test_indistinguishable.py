@@ -24,6 +24,7 @@ import pytest
 from grader.judge.exercises import get_exercise
 from grader.judge.exercises.spec import CodeExercise
 from grader.proxy.oracle.session import Oracle
+from grader.variants import effects as effect_variants
 from grader.variants import policy as policy_variants
 from tests.support.oracle import proxied
 from tests.support.services import postgres_unreachable, temporary_postgres_database
@@ -126,6 +127,19 @@ def test_the_battery_tells_the_correct_implementations_apart(battery: dict[str, 
     assert all(records.values())
     silent = [name for name, source in battery.items() if not _seen("real", name, source)]
     assert not silent, f"inputs that never call the function: {silent}"
+
+
+@pytest.mark.parametrize("name", (*effect_variants.TWINS, *effect_variants.MUTANTS))
+def test_every_stand_in_opens_with_the_real_functions_preamble(
+    name: str, battery: dict[str, Source]
+) -> None:
+    """The rule of ``grader/variants/__init__.py``: the session's connection, then its dialect
+    read, exactly as the real function starts (no stand-in's defect is that preamble)."""
+    source = "story twice (sqlite)"
+    real = _seen("real", source, battery[source])[0].record[0]
+    end = next(i for i, op in enumerate(real) if op[0] == "getattr" and op[3] == "name")
+    mine = _seen(name, source, battery[source])[0].record[0]
+    assert mine[: end + 1] == real[: end + 1]
 
 
 # -- EX-11-01: the policy target touches no object of the probe ---------------------------
