@@ -13,4 +13,11 @@ statement it executes must be named in ``grader/proxy/child/statements.py`` (the
 process rebuilds it from its own ticketflow); a model object it passes (``BusinessTask(...)``)
 is rebuilt there from its column values. ``tests/unit/grader/proxy/oracle`` runs every stand-in
 through the oracle and compares with a direct call.
+
+No fingerprint of correctness (issue 19): a stand-in performs the real function's preamble
+(for the effects: the session's connection and its dialect read) unless the defect is that
+very preamble, and every correct implementation (the real function, each twin) has, among
+each exercise's mutants, one written in its style: the same operations on the probe's
+objects, one behavioural defect. ``tests/unit/grader/variants/test_indistinguishable.py``
+checks it, by everything a probe can observe that is not a result.
 """

@@ -11,14 +11,20 @@ its parameters sees the same thing in every run. ``tests/unit/grader/variants/te
 holds every stand-in to that: its statements against the real function's AST, and the SQL
 it sends against the real function's.
 
-Common to every stand-in: only the SQLite path (the real function sends one combined
-statement on PostgreSQL; the grader's sandbox has no network, so a probe can only use
-SQLite there).
+Common to every stand-in: the real function's preamble (``_preamble``: the session's
+connection and one read of its ``dialect``), then the SQLite path. Only ``always_true`` and
+``returns_none``, copies of the real function with one changed ``return``, keep its
+PostgreSQL branch (one combined statement); the grader's sandbox has no network, so a probe
+can only use SQLite there.
 
 TWINS commit the receipt and the business task together, like the real function, but are
 written differently: a probe that checks behaviour passes on them. MUTANTS are the wrong
 implementations the exercises name (the exercise specs map each required assertion to the
-mutant that only it catches).
+mutant that only it catches). No correct implementation leaves a fingerprint of its own
+(issue 19): every one of them, the real function and each twin, has mutants written in its
+style (the same operations on the probe's objects, one behavioural defect each: ``always_true``
+and ``returns_none`` for the real function, ``savepoint_*`` and ``orm_*`` for the twins).
+``tests/unit/grader/variants/test_indistinguishable.py`` holds them to that.
 """
 
 from __future__ import annotations
@@ -44,7 +50,18 @@ MUTANTS = (
     "effect_error_swallowed",
     "effect_error_rolled_back",
     "receipt_first_then_repair",
+    "savepoint_always_true",
+    "orm_effect_on_every_delivery",
+    "savepoint_error_swallowed",
+    "orm_error_swallowed",
 )
+
+
+def _preamble(uow: Any) -> Any:
+    """The real function's first lines: the session's connection, and its dialect read."""
+    connection = uow.session.connection()
+    connection.dialect.name  # noqa: B018 -- read, as the real code reads it
+    return connection
 
 
 # -- twins ---------------------------------------------------------------------------------
@@ -52,7 +69,7 @@ def savepoint_effect(envelope: Any, transaction: Any) -> Any:
     if not isinstance(envelope, EventEnvelope):
         raise TypeError(f"envelope must be an EventEnvelope, not {type(envelope).__name__}")
     with transaction as uow:
-        uow.session.connection()
+        _preamble(uow)
         applied = insert_receipt(uow.session, envelope)
         if applied:
             with uow.session.begin_nested():
@@ -69,7 +86,7 @@ def orm_effect(envelope: Any, transaction: Any) -> Any:
     if not isinstance(envelope, EventEnvelope):
         raise TypeError(f"envelope must be an EventEnvelope, not {type(envelope).__name__}")
     with transaction as uow:
-        uow.session.connection()
+        _preamble(uow)
         applied = insert_receipt(uow.session, envelope)
         if applied:
             uow.session.add(BusinessTask(**statements.business_task_row(envelope)))
@@ -84,7 +101,7 @@ def no_dedupe(envelope: Any, transaction: Any) -> Any:
     if not isinstance(envelope, EventEnvelope):
         raise TypeError(f"envelope must be an EventEnvelope, not {type(envelope).__name__}")
     with transaction as uow:
-        connection = uow.session.connection()
+        connection = _preamble(uow)
         insert_receipt(uow.session, envelope)
         connection.execute(statements.BUSINESS_TASK_INSERT, statements.business_task_row(envelope))
         uow.commit()
@@ -95,6 +112,7 @@ def receipt_without_task(envelope: Any, transaction: Any) -> Any:
     if not isinstance(envelope, EventEnvelope):
         raise TypeError(f"envelope must be an EventEnvelope, not {type(envelope).__name__}")
     with transaction as uow:
+        _preamble(uow)
         applied = insert_receipt(uow.session, envelope)
         if applied:
             uow.commit()
@@ -106,11 +124,17 @@ def always_true(envelope: Any, transaction: Any) -> Any:
         raise TypeError(f"envelope must be an EventEnvelope, not {type(envelope).__name__}")
     with transaction as uow:
         connection = uow.session.connection()
-        applied = insert_receipt(uow.session, envelope)
-        if applied:
-            connection.execute(
-                statements.BUSINESS_TASK_INSERT, statements.business_task_row(envelope)
-            )
+        if connection.dialect.name == "postgresql":
+            row = statements.business_task_row(envelope)
+            row["received_at"] = row["created_at"]
+            statement = statements.receipt_and_effect_postgresql()
+            applied = connection.execute(statement, row).scalar_one_or_none() is not None
+        else:
+            applied = insert_receipt(uow.session, envelope)
+            if applied:
+                connection.execute(
+                    statements.BUSINESS_TASK_INSERT, statements.business_task_row(envelope)
+                )
         if applied:
             uow.commit()
         return True
@@ -120,7 +144,7 @@ def task_twice(envelope: Any, transaction: Any) -> Any:
     if not isinstance(envelope, EventEnvelope):
         raise TypeError(f"envelope must be an EventEnvelope, not {type(envelope).__name__}")
     with transaction as uow:
-        connection = uow.session.connection()
+        connection = _preamble(uow)
         applied = insert_receipt(uow.session, envelope)
         if applied:
             connection.execute(
@@ -139,11 +163,17 @@ def returns_none(envelope: Any, transaction: Any) -> Any:
         raise TypeError(f"envelope must be an EventEnvelope, not {type(envelope).__name__}")
     with transaction as uow:
         connection = uow.session.connection()
-        applied = insert_receipt(uow.session, envelope)
-        if applied:
-            connection.execute(
-                statements.BUSINESS_TASK_INSERT, statements.business_task_row(envelope)
-            )
+        if connection.dialect.name == "postgresql":
+            row = statements.business_task_row(envelope)
+            row["received_at"] = row["created_at"]
+            statement = statements.receipt_and_effect_postgresql()
+            applied = connection.execute(statement, row).scalar_one_or_none() is not None
+        else:
+            applied = insert_receipt(uow.session, envelope)
+            if applied:
+                connection.execute(
+                    statements.BUSINESS_TASK_INSERT, statements.business_task_row(envelope)
+                )
         if applied:
             uow.commit()
             return None
@@ -154,7 +184,7 @@ def dedupe_without_receipt(envelope: Any, transaction: Any) -> Any:
     if not isinstance(envelope, EventEnvelope):
         raise TypeError(f"envelope must be an EventEnvelope, not {type(envelope).__name__}")
     with transaction as uow:
-        connection = uow.session.connection()
+        connection = _preamble(uow)
         seen = uow.session.query(BusinessTask).filter_by(event_id=envelope.event_id).first()
         applied = seen is None
         if applied:
@@ -170,7 +200,7 @@ def effect_on_every_delivery(envelope: Any, transaction: Any) -> Any:
     if not isinstance(envelope, EventEnvelope):
         raise TypeError(f"envelope must be an EventEnvelope, not {type(envelope).__name__}")
     with transaction as uow:
-        connection = uow.session.connection()
+        connection = _preamble(uow)
         applied = insert_receipt(uow.session, envelope)
         connection.execute(statements.BUSINESS_TASK_INSERT, statements.business_task_row(envelope))
         uow.commit()
@@ -182,6 +212,7 @@ def receipt_committed_first(envelope: Any, transaction: Any) -> Any:
     if not isinstance(envelope, EventEnvelope):
         raise TypeError(f"envelope must be an EventEnvelope, not {type(envelope).__name__}")
     with transaction as uow:
+        _preamble(uow)
         applied = insert_receipt(uow.session, envelope)
         if applied:
             uow.commit()
@@ -199,7 +230,7 @@ def effect_committed_first(envelope: Any, transaction: Any) -> Any:
     if not isinstance(envelope, EventEnvelope):
         raise TypeError(f"envelope must be an EventEnvelope, not {type(envelope).__name__}")
     with transaction as uow:
-        connection = uow.session.connection()
+        connection = _preamble(uow)
         connection.execute(statements.BUSINESS_TASK_INSERT, statements.business_task_row(envelope))
         uow.commit()
     with transaction as uow:
@@ -213,6 +244,7 @@ def effect_error_swallowed(envelope: Any, transaction: Any) -> Any:
     if not isinstance(envelope, EventEnvelope):
         raise TypeError(f"envelope must be an EventEnvelope, not {type(envelope).__name__}")
     with transaction as uow:
+        _preamble(uow)
         applied = insert_receipt(uow.session, envelope)
         if applied:
             uow.commit()
@@ -233,7 +265,7 @@ def effect_error_rolled_back(envelope: Any, transaction: Any) -> Any:
     if not isinstance(envelope, EventEnvelope):
         raise TypeError(f"envelope must be an EventEnvelope, not {type(envelope).__name__}")
     with transaction as uow:
-        connection = uow.session.connection()
+        connection = _preamble(uow)
         applied = insert_receipt(uow.session, envelope)
         if applied:
             try:
@@ -251,6 +283,7 @@ def receipt_first_then_repair(envelope: Any, transaction: Any) -> Any:
     if not isinstance(envelope, EventEnvelope):
         raise TypeError(f"envelope must be an EventEnvelope, not {type(envelope).__name__}")
     with transaction as uow:
+        _preamble(uow)
         insert_receipt(uow.session, envelope)
         uow.commit()
     with transaction as uow:
@@ -261,6 +294,72 @@ def receipt_first_then_repair(envelope: Any, transaction: Any) -> Any:
             connection.execute(
                 statements.BUSINESS_TASK_INSERT, statements.business_task_row(envelope)
             )
+        if applied:
+            uow.commit()
+        return applied
+
+
+# -- mutants in the twins' styles (issue 19) ------------------------------------------------
+def savepoint_always_true(envelope: Any, transaction: Any) -> Any:
+    if not isinstance(envelope, EventEnvelope):
+        raise TypeError(f"envelope must be an EventEnvelope, not {type(envelope).__name__}")
+    with transaction as uow:
+        _preamble(uow)
+        applied = insert_receipt(uow.session, envelope)
+        if applied:
+            with uow.session.begin_nested():
+                uow.session.connection().execute(
+                    statements.BUSINESS_TASK_INSERT, statements.business_task_row(envelope)
+                )
+        if applied:
+            uow.commit()
+        return True
+
+
+def orm_effect_on_every_delivery(envelope: Any, transaction: Any) -> Any:
+    if not isinstance(envelope, EventEnvelope):
+        raise TypeError(f"envelope must be an EventEnvelope, not {type(envelope).__name__}")
+    with transaction as uow:
+        _preamble(uow)
+        applied = insert_receipt(uow.session, envelope)
+        uow.session.add(BusinessTask(**statements.business_task_row(envelope)))
+        uow.session.flush()
+        uow.commit()
+        return applied
+
+
+def savepoint_error_swallowed(envelope: Any, transaction: Any) -> Any:
+    if not isinstance(envelope, EventEnvelope):
+        raise TypeError(f"envelope must be an EventEnvelope, not {type(envelope).__name__}")
+    with transaction as uow:
+        _preamble(uow)
+        applied = insert_receipt(uow.session, envelope)
+        if applied:
+            try:
+                with uow.session.begin_nested():
+                    uow.session.connection().execute(
+                        statements.BUSINESS_TASK_INSERT, statements.business_task_row(envelope)
+                    )
+            except Exception:
+                uow.commit()  # only the SAVEPOINT was rolled back: the receipt stays
+                return True
+        if applied:
+            uow.commit()
+        return applied
+
+
+def orm_error_swallowed(envelope: Any, transaction: Any) -> Any:
+    if not isinstance(envelope, EventEnvelope):
+        raise TypeError(f"envelope must be an EventEnvelope, not {type(envelope).__name__}")
+    with transaction as uow:
+        _preamble(uow)
+        applied = insert_receipt(uow.session, envelope)
+        if applied:
+            uow.session.add(BusinessTask(**statements.business_task_row(envelope)))
+            try:
+                uow.session.flush()
+            except Exception:
+                return True  # leaving the block without commit rolls the receipt back
         if applied:
             uow.commit()
         return applied

@@ -67,6 +67,8 @@ EXERCISE = CodeExercise(
         "task_twice",
         "dedupe_without_receipt",
         "effect_on_every_delivery",
+        "savepoint_always_true",
+        "orm_effect_on_every_delivery",
     ),
     check_calls=check_calls,
     requirements=REQUIREMENTS,

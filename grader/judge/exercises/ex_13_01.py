@@ -82,6 +82,8 @@ EXERCISE = CodeExercise(
         "returns_none",
         "effect_error_rolled_back",
         "receipt_first_then_repair",
+        "savepoint_error_swallowed",
+        "orm_error_swallowed",
     ),
     check_calls=check_calls,
     requirements=REQUIREMENTS,

@@ -133,11 +133,14 @@ def sql_diff(name: str) -> list[str]:
 
 
 def stand_in_names(module: Any) -> list[str]:
-    """Every function the variants module defines, in the order it defines them."""
+    """Every stand-in the variants module defines, in the order it defines them (a private
+    helper such as ``_preamble`` is not one)."""
     return [
         name
         for name, value in vars(module).items()
-        if inspect.isfunction(value) and value.__module__ == module.__name__
+        if inspect.isfunction(value)
+        and value.__module__ == module.__name__
+        and not name.startswith("_")
     ]
 
 
