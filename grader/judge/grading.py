@@ -60,7 +60,9 @@ def judge_submission(
     finally:
         source.close()
     locate = submission.locate if submission.cell_starts else None
-    report = code_report(exercise, observed, submission.display_name, lang, locate=locate)
+    report = code_report(
+        exercise, observed, submission.display_name, lang, locate=locate, source=submission.text
+    )
     return with_notebook_note(report, submission)
 
 
@@ -100,10 +102,11 @@ def code_report(
     lang: str,
     *,
     locate: Locate | None = None,
+    source: str = "",
 ) -> CheckReport:
     from grader.judge.verdict import judge_code
 
-    checks = judge_code(exercise, observed, student_file=student_file, locate=locate)
+    checks = judge_code(exercise, observed, student_file=student_file, locate=locate, source=source)
     return build_report(
         exercise.id,
         "code",

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from grader.judge.advice import source_hint
 from grader.judge.exercises.spec import CodeExercise, calls_of
 from grader.judge.results import CheckResult, Message, failed_check, msg, passed_check
 from grader.judge.whereabouts import Locate, relocate_traceback, stopped_message, uncaught_message
@@ -42,9 +43,13 @@ def judge_code(
     *,
     student_file: str,
     locate: Locate | None = None,
+    source: str = "",
 ) -> tuple[CheckResult, ...]:
-    """``locate``: for a notebook, maps a line of the run's module to (cell, line in it)."""
+    """``locate``: for a notebook, maps a line of the run's module to (cell, line in it);
+    ``source``: the probe's text, read only to word the hint of a wrong implementation it
+    let through (``advice``), never to decide a check."""
     real = observed.real
+    advice = source_hint(source, locate) if source else None
     checks = [run_check(exercise, real, student_file, locate)]
     stopped = None if real.ok else not_judged(real, locate)
     if exercise.expected_lines:
@@ -55,7 +60,15 @@ def judge_code(
     for name in exercise.mutants:
         run = observed.mutants.get(name)
         checks.append(
-            mutant_check(exercise, name, real, run, credible=equivalents.passed, stopped=stopped)
+            mutant_check(
+                exercise,
+                name,
+                real,
+                run,
+                credible=equivalents.passed,
+                stopped=stopped,
+                advice=advice,
+            )
         )
     return tuple(checks)
 
@@ -202,7 +215,10 @@ def mutant_check(
     *,
     credible: bool = True,
     stopped: Message | None = None,
+    advice: Message | None = None,
 ) -> CheckResult:
+    """``advice``: a hint read from the probe's text, shown instead of the mutant's own
+    when the probe let it through."""
     name, points = f"mutant:{mutant}", exercise.points_per_mutant
     described = Message(f"mutant.{mutant}")
     label = msg("check.mutant", arg=described)
@@ -226,12 +242,11 @@ def mutant_check(
             real=right,
             wrong=wrong,
         )
-        hint = Message(f"mutant.{mutant}.hint")
+        hint = advice or Message(f"mutant.{mutant}.hint")
         return failed_check(name, points, message, hint, evidence, label=label)
     message = msg("mutant.survived", mutant=described)
-    return failed_check(
-        name, points, message, Message(f"mutant.{mutant}.hint"), evidence, label=label
-    )
+    hint = advice or Message(f"mutant.{mutant}.hint")
+    return failed_check(name, points, message, hint, evidence, label=label)
 
 
 def outcome(run: Observations, locate: Locate | None = None) -> Message:
@@ -255,7 +270,7 @@ def outcome(run: Observations, locate: Locate | None = None) -> Message:
 
 def first_difference(
     exercise: CodeExercise, real: Observations, run: Observations
-) -> tuple[int, str, str, str] | None:
+) -> tuple[int, str, Message, Message] | None:
     """The first call both runs recorded with the same question and different answers:
     (call number, question, real answer, this run's answer). Records are claims: this only
     explains a failure, it never grants anything. Never raises."""
@@ -269,7 +284,7 @@ def first_difference(
                 return None  # the runs asked different things: nothing to compare
             if _answer(a) != _answer(b):
                 shown = ", ".join(f"{k}={_show(v)}" for k, v in zip(keys, question, strict=True))
-                return number, shown, _answer(a), _answer(b)
+                return number, shown, _answer_message(a), _answer_message(b)
     except Exception:
         return None
     return None
@@ -279,6 +294,13 @@ def _answer(call: Mapping[str, object]) -> str:
     if "raised" in call:
         return f"raised {_show(call.get('raised'))}"
     return _show(call.get("result"))
+
+
+def _answer_message(call: Mapping[str, object]) -> Message:
+    """The answer in words of the report's language ("returned 5" / "抛出 IntegrityError")."""
+    if "raised" in call:
+        return msg("answer.raised", error=_show(call.get("raised")))
+    return msg("answer.returned", value=_show(call.get("result")))
 
 
 def _show(value: object) -> str:

@@ -9,6 +9,7 @@ from grader.judge.exercises import get_exercise
 from grader.judge.exercises.spec import CodeExercise
 from grader.judge.results import CheckResult, Message
 from grader.judge.verdict import Observed, judge_code
+from grader.render.catalog import render_message
 from tests.unit.grader.factories import POLICY_CALLS, TABLE, failed_run, observations
 
 EX_11_01 = get_exercise("EX-11-01")
@@ -232,8 +233,8 @@ def test_a_probe_that_saw_a_different_answer_and_still_passed_is_told_so() -> No
     assert check.message.params["call"] == 2
     assert check.message.params["question"] == "error_type=RetryableTaskError, retries_so_far=1"
     assert (check.message.params["real"], check.message.params["wrong"]) == (
-        "(True, 10, False)",
-        "(True, 5, False)",
+        Message("answer.returned", {"value": "(True, 10, False)"}),
+        Message("answer.returned", {"value": "(True, 5, False)"}),
     )
     assert check.hint is not None and check.hint.id == "mutant.constant_delay.hint"
 
@@ -254,3 +255,17 @@ def test_what_a_mutant_run_claims_never_turns_into_a_kill() -> None:
     }
     checks = judge(mutants=survivors)
     assert not any(c.passed for name, c in checks.items() if name.startswith("mutant:"))
+
+
+def test_a_raised_answer_is_told_in_the_reports_language_not_mixed_in() -> None:
+    raising = [dict(call) for call in POLICY_CALLS]
+    del raising[1]["result"]
+    raising[1]["raised"] = "ValueError"
+    mutants = {name: failed_run() for name in EX_11_01.mutants}
+    mutants["constant_delay"] = observations(stdout=TABLE, records=raising)
+    message = judge(mutants=mutants)["mutant:constant_delay"].message
+    assert message.params["wrong"] == Message("answer.raised", {"error": "ValueError"})
+    zh = render_message(message.id, message.params, "zh")
+    en = render_message(message.id, message.params, "en")
+    assert "这个错误实现抛出 ValueError" in zh and "raised" not in zh and "returned" not in zh
+    assert "the real implementation returned (True, 10, False), this one raised ValueError" in en
