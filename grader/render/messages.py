@@ -187,8 +187,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Run python {file} locally to reproduce the error.",
     },
     "hint.assert_always_true": {
-        "zh": "Python 在编译你的探针时警告：{place}的断言永远为真（SyntaxWarning: assertion is always true）。assert (条件, \"说明\") 断言的是一个非空元组，永远不会失败；去掉括号，写成 assert 条件, \"说明\"。",
-        "en": "Python warned when compiling your probe: the assertion at {place} is always true (SyntaxWarning: assertion is always true). assert (condition, \"message\") asserts a non-empty tuple, which never fails; drop the parentheses: assert condition, \"message\".",
+        "zh": 'Python 在编译你的探针时警告：{place}的断言永远为真（SyntaxWarning: assertion is always true）。assert (条件, "说明") 断言的是一个非空元组，永远不会失败；去掉括号，写成 assert 条件, "说明"。',
+        "en": 'Python warned when compiling your probe: the assertion at {place} is always true (SyntaxWarning: assertion is always true). assert (condition, "message") asserts a non-empty tuple, which never fails; drop the parentheses: assert condition, "message".',
     },
     "hint.discarded_runner": {
         "zh": "你的探针在{place}调用了 {call}，却丢掉了它的结果：测试失败时它只是返回失败，探针仍以退出码 0 结束。把结果交给 sys.exit，例如 sys.exit(pytest.main([...]))，或者直接用 assert 写检查。",
@@ -353,6 +353,12 @@ MESSAGES: dict[str, dict[str, str]] = {
     "concept.negated": {
         "zh": "评分规则只找到了这个要点的否定说法（“不会”“没有”“not” …）（{section}）：请助教确认回答是否说的是相反的意思。",
         "en": 'The rubric found this point only denied ("not", "不会" …) ({section}): the instructor should check whether the answer says the opposite.',
+    },
+    "concept.contradicts": {"zh": "相反：{sentence}", "en": "contradicts: {sentence}"},
+    "concept.decided": {"zh": "依据：{sentence}", "en": "from: {sentence}"},
+    "concept.contradicted": {
+        "zh": "评分规则认为这句话说的是这个要点的反面（{section}），不计分：“{sentence}”。请助教确认。",
+        "en": 'The rubric reads this sentence as stating the opposite of this point ({section}), so it earns nothing: "{sentence}". The instructor should check.',
     },
     "concept.stuffed": {
         "zh": "评分规则只在关键词罗列或重复的句子里找到这个要点的词，没有找到解释它的句子（{section}）。",
@@ -641,6 +647,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "review.concepts": {"zh": "评分要点：已覆盖与缺失", "en": "Rubric: concepts found and missing"},
     "review.concept.found": {"zh": "已覆盖", "en": "found"},
     "review.concept.missing": {"zh": "缺失", "en": "missing"},
+    "review.concept.contradicted": {"zh": "相反", "en": "contradicted"},
     "review.checks": {"zh": "检查项", "en": "Checks"},
     "review.mutants": {"zh": "错误实现（变异体）", "en": "Wrong implementations (mutants)"},
     "review.mutant.killed": {"zh": "已捕获", "en": "killed"},

@@ -11,7 +11,7 @@ from typing import Any
 
 from jinja2 import ChoiceLoader, Environment, PackageLoader, select_autoescape
 
-from grader.instructor.review.details import check_title
+from grader.instructor.review.details import check_title, concept_note, concept_state
 from grader.judge.results import Message
 from grader.judge.sanitize import clean
 from grader.render.catalog import LANGUAGES, render_message
@@ -35,6 +35,8 @@ def environment() -> Environment:
     env.globals["clean"] = clean
     env.globals["LANGUAGES"] = LANGUAGES
     env.globals["check_title"] = check_title
+    env.globals["concept_state"] = concept_state
+    env.globals["concept_note"] = concept_note
     return env
 
 

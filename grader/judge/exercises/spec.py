@@ -120,12 +120,17 @@ class Concept:
     ``\\b``) matches, not negated, in one sentence that is not keyword stuffing. Write zh,
     en and mixed alternatives side by side. ``sections``: the template sections (names of
     ``ProseExercise.sections``) where it is looked for; empty: anywhere.
+
+    A concept is a claim with a polarity: ``contradicts`` are alternatives, written the
+    same way, that state the opposite claim. A sentence that matches one of them (not
+    negated) contradicts the concept: no credit, and the reviewer is shown the sentence.
     """
 
     name: str
     alternatives: tuple[tuple[str, ...], ...]
     points: float = 1.0
     sections: tuple[str, ...] = ()
+    contradicts: tuple[tuple[str, ...], ...] = ()
 
 
 @dataclass(frozen=True)
