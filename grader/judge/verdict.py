@@ -17,7 +17,13 @@ from typing import TYPE_CHECKING
 from grader.judge.advice import source_hint
 from grader.judge.exercises.spec import CodeExercise, calls_of
 from grader.judge.results import CheckResult, Message, failed_check, msg, passed_check
-from grader.judge.whereabouts import Locate, relocate_traceback, stopped_message, uncaught_message
+from grader.judge.whereabouts import (
+    Locate,
+    relocate_traceback,
+    stopped_message,
+    uncaught_message,
+    where,
+)
 
 if TYPE_CHECKING:
     from grader.runner import Observations
@@ -114,7 +120,7 @@ def run_check(
         message = uncaught_message("run", kind, text, _line(uncaught.get("line")), locate)
         traceback = str(uncaught.get("traceback") or "") or real.stderr
         evidence = tail(relocate_traceback(traceback, student_file, locate))
-        hint = crash_hint(kind, student_file)
+        hint = crash_hint(kind, student_file, where(_line(uncaught.get("line")), locate))
         missing = _missing_ticketflow_module(kind, str(uncaught.get("message", "")))
         if missing:
             modules = ", ".join(exercise.importable_ticketflow)
@@ -133,17 +139,23 @@ def _missing_ticketflow_module(exception_type: str, message: str) -> str | None:
     """``No module named 'ticketflow.db'`` -> ``ticketflow.db`` (the sandbox hides the rest)."""
     if exception_type != "ModuleNotFoundError":
         return None
-    match = re.search(r"No module named '(ticketflow(?:\.[\w.]+)?)'", message)
+    match = re.search(r"No module named '(ticketflow(?:_lab)?(?:\.[\w.]+)?)'", message)
     return match.group(1) if match else None
 
 
-def crash_hint(exception_type: str, student_file: str) -> Message:
+def crash_hint(
+    exception_type: str, student_file: str, cell: tuple[int, int] | None = None
+) -> Message:
+    """``cell``: (cell, line in it) where a notebook stopped; a notebook is never "run with
+    python": the hint says which cell to run again, from the top."""
     if exception_type == "AssertionError":
         return msg("hint.assertion_on_real")
     if exception_type == "NotImplementedError":
         return msg("hint.not_implemented")
     if exception_type in ("ImportError", "ModuleNotFoundError", "NameError", "AttributeError"):
         return msg("hint.import_error")
+    if cell is not None:
+        return msg("hint.crash_cell", file=student_file, cell=cell[0], line=cell[1])
     return msg("hint.crash", file=student_file)
 
 

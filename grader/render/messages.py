@@ -199,6 +199,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "第 {cell} 个单元格第 {line} 行",
         "en": "cell {cell}, line {line}",
     },
+    "hint.crash_cell": {
+        "zh": "在 JupyterLab 里打开 {file}，重启内核并从头运行全部单元格（Restart Kernel and Run All），在第 {cell} 个单元格第 {line} 行复现这个错误。",
+        "en": "Open {file} in JupyterLab and restart the kernel and run all cells (Restart Kernel and Run All): the error happens at cell {cell}, line {line}.",
+    },
     "hint.exit_code": {
         "zh": "不要调用 sys.exit() 返回非 0；让断言失败来表示错误。",
         "en": "Do not call sys.exit() with a non-zero code; let a failing assertion signal a problem.",

@@ -27,6 +27,9 @@ HARNESS_MODULES = (
     "grader.proxy.wire",
     "grader.proxy.child.conversation",
 )
+#: What a lesson's notebook imports besides ticketflow (lesson 13's platform cell): the
+#: lab's notebook helpers, stdlib-only at import; preloaded, since their source is hidden.
+NOTEBOOK_HELPERS = ("ticketflow_lab.notebook",)
 
 
 @dataclass(frozen=True)
@@ -95,7 +98,8 @@ class CodeExercise:
         modules = (*TICKETFLOW_LIGHT, target.module, *target.preload, *self.preload)
         warm_ups = [m for m in modules if ":" in m]  # called in the host: last, in order
         plain = [m for m in modules if ":" not in m]
-        return (*dict.fromkeys([*plain, *HARNESS_MODULES, instrument]), *dict.fromkeys(warm_ups))
+        preloaded = [*plain, *NOTEBOOK_HELPERS, *HARNESS_MODULES, instrument]
+        return (*dict.fromkeys(preloaded), *dict.fromkeys(warm_ups))
 
     @property
     def importable_ticketflow(self) -> tuple[str, ...]:

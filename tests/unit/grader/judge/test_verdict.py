@@ -103,6 +103,11 @@ def test_a_notebook_crash_names_the_cell_and_the_line_within_it() -> None:
     assert (run.message.params["cell"], run.message.params["line"]) == (4, 3)
     assert run.evidence and 'File "probe.ipynb", cell 4, line 3' in run.evidence
     assert by_name["calls"].message.id == "followon.stopped_cell"
+    # a notebook is not run with "python probe.ipynb": the hint names the cell to reach
+    assert run.hint is not None and run.hint.id == "hint.crash_cell"
+    assert (run.hint.params["cell"], run.hint.params["line"]) == (4, 3)
+    shown = render_message(run.hint.id, run.hint.params, "en")
+    assert "python" not in shown and "Restart Kernel and Run All" in shown
 
 
 def test_a_crash_on_the_real_code_shows_the_students_traceback_and_a_hint() -> None:
@@ -129,6 +134,14 @@ def test_crash_hints_name_the_kind_of_mistake() -> None:
         "ModuleNotFoundError": "hint.import_error",
         "ZeroDivisionError": "hint.crash",
     }
+
+
+def test_a_lab_module_outside_the_sandbox_gets_the_sandbox_hint_too() -> None:
+    missing = failed_run("ModuleNotFoundError", "No module named 'ticketflow_lab.worker_app'")
+    hint = judge(real=missing)["runs_cleanly"].hint
+    assert hint is not None and hint.id == "hint.sandbox_module"
+    assert hint.params["module"] == "ticketflow_lab.worker_app"
+    assert "ticketflow_lab.notebook" in str(hint.params["modules"])
 
 
 def test_a_ticketflow_module_outside_the_sandbox_gets_a_sandbox_hint() -> None:
