@@ -37,7 +37,8 @@ def test_a_key_gives_the_spec_its_rubric_and_every_pattern_is_bounded(exercise_i
     assert (spec.concepts, spec.sections) == (key.concepts, key.sections)
     assert spec.max_score == sum(concept.points for concept in key.concepts)
     for concept in key.concepts:
-        for term in (t for alternative in concept.alternatives for t in alternative):
+        claims = (*concept.alternatives, *concept.contradicts)
+        for term in (t for alternative in claims for t in alternative):
             assert "${" not in term, (concept.name, term)  # every fragment was expanded
             lint(term)
     for section in key.sections:
