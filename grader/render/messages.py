@@ -530,8 +530,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Skipped {name}: not a student folder or .zip named with a valid student id (1-64 characters of A-Za-z0-9._-, not starting with . or -).",
     },
     "batch.summary": {
-        "zh": "已评分 {graded}，未变 {unchanged}，通过 {passed}，未通过 {failed}，待复核 {needs_review}，错误 {errors}，缺交 {missing}，用时 {seconds} 秒",
-        "en": "graded {graded}, unchanged {unchanged}, passed {passed}, failed {failed}, needs review {needs_review}, errors {errors}, missing {missing}, {seconds} s",
+        "zh": "已评分 {graded}，未变 {unchanged}，通过 {passed}，未通过 {failed}，待复核 {needs_review}，已评阅 {reviewed}，错误 {errors}，缺交 {missing}，用时 {seconds} 秒",
+        "en": "graded {graded}, unchanged {unchanged}, passed {passed}, failed {failed}, needs review {needs_review}, reviewed {reviewed}, errors {errors}, missing {missing}, {seconds} s",
     },
     "batch.weak_isolation_note": {
         "zh": "正在不使用隔离沙箱评分（--allow-weak-isolation）：这些记录会标为非正式。",
@@ -576,10 +576,6 @@ MESSAGES: dict[str, dict[str, str]] = {
     "feedback.comment": {"zh": "教师评语", "en": "Instructor's comment"},
     "feedback.your_file": {"zh": "你提交的文件", "en": "Your file"},
     "feedback.reason": {"zh": "原因", "en": "Reason"},
-    "feedback.changed_since_review": {
-        "zh": "你的提交在复核之后有改动。",
-        "en": "Your submission changed after it was reviewed.",
-    },
     "feedback.provisional": {"zh": "暂定，等待复核", "en": "provisional, awaiting review"},
     "status.missing": {"zh": "缺交", "en": "missing"},
     "stats.exercise": {"zh": "练习", "en": "Exercise"},
@@ -710,8 +706,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "review.queue.prev": {"zh": "上一份", "en": "previous"},
     "review.queue.next": {"zh": "下一份", "en": "next"},
     "review.queue.keys": {
-        "zh": "快捷键：j 下一份，k 上一份，数字键输入分数，Ctrl+Enter 保存（并进入下一份）。",
-        "en": "Keys: j next, k previous, a digit types the score, Ctrl+Enter saves (and moves on).",
+        "zh": "快捷键：j 下一份，k 上一份，a 接受暂定分数并进入下一份，数字键输入分数，Ctrl+Enter 保存（并进入下一份）。",
+        "en": "Keys: j next, k previous, a accepts the provisional score and moves on, a digit types the score, Ctrl+Enter saves (and moves on).",
     },
     "review.queue.empty": {
         "zh": "没有等待评阅的文字答案。",
@@ -743,8 +739,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "{exercise}: probes that let this wrong implementation through",
     },
     "review.mutant.count": {
-        "zh": "{tried} 份探针中有 {survived} 份放过了它。",
-        "en": "{survived} of {tried} probes let it through.",
+        "zh": "在对它评估过的 {tried} 份探针中有 {survived} 份放过了它（共提交 {handed} 份；在真实代码上就失败的探针不计入评估）。",
+        "en": "{survived} of {tried} probes evaluated against it let it through ({handed} handed in; a probe that failed on the real code is not evaluated).",
     },
     "review.mutant.none": {"zh": "所有探针都捕获了它。", "en": "Every probe caught it."},
     "error.review_bind": {
@@ -752,4 +748,135 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Cannot serve the review page on {host}:{port}: {detail}. Pick another port with --port (0: any free one).",
     },
     "review.insight.awaiting": {"zh": "{count} 份待评阅", "en": "{count} awaiting review"},
+    # -- review and feedback loop (issue 21) ---------------------------------------------
+    "status.reviewed": {"zh": "已评阅", "en": "reviewed"},
+    "review.nav.groups": {"zh": "答案分组", "en": "Answer groups"},
+    "review.accept_hint": {
+        "zh": "按 a 接受暂定分数 {score} 并进入下一份。",
+        "en": "Press a to accept the provisional score {score} and move on.",
+    },
+    "review.queue.left_mode": {
+        "zh": "本题还剩 {here} 份 / 全部还剩 {all} 份",
+        "en": "{here} left in this question / {all} in all",
+    },
+    "review.queue.question": {"zh": "题目", "en": "Question"},
+    "review.queue.every_question": {"zh": "全部题目", "en": "every question"},
+    "review.queue.all_reviewed": {
+        "zh": "全部已评阅：没有等待评阅的答案了。",
+        "en": "All reviewed: no answer is waiting for a decision.",
+    },
+    "review.queue.all_reviewed_mode": {
+        "zh": "{exercise} 已全部评阅。",
+        "en": "All answers to {exercise} are reviewed.",
+    },
+    "review.queue.see_insight": {
+        "zh": "查看全班洞察：全班在哪里出错。",
+        "en": "See the class insight: where the class went wrong.",
+    },
+    "review.groups.link": {"zh": "按答案分组评阅", "en": "Review by answer group"},
+    "review.groups.heading": {"zh": "答案分组", "en": "Answer groups"},
+    "review.groups.count": {
+        "zh": "{groups} 个组，共 {grouped} 份答案（待评阅队列共 {answers} 份）。",
+        "en": "{groups} groups holding {grouped} answers (of {answers} in the review queue).",
+    },
+    "review.groups.question": {"zh": "题目", "en": "Question"},
+    "review.groups.size": {"zh": "成员数", "en": "Members"},
+    "review.groups.waiting": {"zh": "待评阅", "en": "Waiting"},
+    "review.groups.decision": {"zh": "组分数", "en": "Group score"},
+    "review.groups.first": {"zh": "第一位成员", "en": "First member"},
+    "review.group.member_of": {
+        "zh": "这份答案属于一个 {size} 人的答案组：可以一次评阅全组。",
+        "en": "This answer is in a group of {size}: decide the whole group at once.",
+    },
+    "review.group.heading": {
+        "zh": "{exercise} 的答案组（{size} 份）",
+        "en": "Answer group of {exercise} ({size} answers)",
+    },
+    "review.group.explain": {
+        "zh": "这些答案的评分规则结果相同，文字相同或几乎相同；标记处是与第一份答案不同的地方。一个决定适用于勾选的所有成员，之后仍可单独修改某一位。",
+        "en": "These answers have the same rubric result and identical or near-identical texts; what differs from the first answer is marked. One decision applies to every member ticked; each can still be overridden on its own page.",
+    },
+    "review.group.left": {
+        "zh": "提交已改动、已离开本组（原决定不再生效）：{students}",
+        "en": "Changed after the decision and left the group (that decision no longer counts): {students}",
+    },
+    "review.group.overridden": {"zh": "已单独评阅", "en": "decided on its own"},
+    "review.group.more": {"zh": "另有 {count} 位成员", "en": "{count} more members"},
+    "review.group.decide": {"zh": "为全组评分", "en": "Decide the group"},
+    "review.group.apply_to": {"zh": "适用于", "en": "Applies to"},
+    "review.group.save": {"zh": "保存（{size} 份）", "en": "Save for the group ({size})"},
+    "review.error.group_empty": {
+        "zh": "没有勾选任何成员：什么也没有保存。",
+        "en": "No member ticked: nothing was saved.",
+    },
+    "review.conflict.stale_heading": {
+        "zh": "提交已改变：决定未保存",
+        "en": "The submission changed: decision not saved",
+    },
+    "review.conflict.taken_heading": {
+        "zh": "另一位评阅者已保存：决定未保存",
+        "en": "Another reviewer saved first: decision not saved",
+    },
+    "review.conflict.stale": {
+        "zh": "你阅读的是 {student} 的 {exercise} 的旧版本，之后学生交了新版本并已评分。你的决定没有保存到新版本上。请打开当前版本再决定。",
+        "en": "You read an older version of {student}'s {exercise}; a newer one has been graded since. Your decision was not stored on it. Open the current version and decide again.",
+    },
+    "review.conflict.taken": {
+        "zh": "你打开 {student} 的 {exercise} 之后，另一位评阅者保存了决定。你的决定没有覆盖它。请查看下面的决定，再决定是否修改。",
+        "en": "Another reviewer saved a decision on {student}'s {exercise} after you opened it. Yours did not overwrite it. Look at theirs below, then decide again if needed.",
+    },
+    "review.conflict.yours": {"zh": "你输入的分数：{score}", "en": "Your score: {score}"},
+    "review.conflict.read": {"zh": "你阅读的版本", "en": "The version you read"},
+    "review.conflict.current": {"zh": "现在的版本", "en": "The current version"},
+    "review.conflict.reopen": {"zh": "打开当前版本", "en": "Open the current version"},
+    "feedback.awaiting": {
+        "zh": "等待教师评阅（满分 {max_score} 分）",
+        "en": "awaiting the instructor ({max_score} points)",
+    },
+    "feedback.filtered": {
+        "zh": "只写入了教师已发布的内容：{held} 份未评阅的文字答案没有显示分数（用 --all 全部写入）。",
+        "en": "Only what the instructor released was written: {held} unreviewed prose answers show no score (--all writes everything).",
+    },
+    "stats.not_started": {"zh": "未开始：{count}", "en": "not started: {count}"},
+    "stats.too_short": {"zh": "太短：{count}", "en": "too short: {count}"},
+    "stats.mutant_evaluated": {
+        "zh": "错误实现 {mutant} 在 {share}% 的探针中存活（已评估 {evaluated} 份中的 {survived} 份；共提交 {handed} 份）",
+        "en": "Mutant {mutant} survived in {share}% of probes ({survived} of {evaluated} evaluated; {handed} handed in)",
+    },
+    "stats.prose_decided": {
+        "zh": "已评阅 {decided} 份中通过 {passed} 份（得分不低于满分一半），{waiting} 份仍待评阅",
+        "en": "passed {passed}/{decided} reviewed (at least half the points), {waiting} still waiting for review",
+    },
+    "review.insight.not_started": {
+        "zh": "未开始 {not_started}，太短 {too_short}（不计入下面的失败比例）",
+        "en": "not started: {not_started}, too short: {too_short} (left out of the failure shares below)",
+    },
+    "review.insight.prose": {
+        "zh": "已评阅 {decided} 份中 {passed} 份通过（得分不低于满分一半），{waiting} 份仍待评阅。",
+        "en": "{passed} of {decided} decided answers passed (at least half the points); {waiting} still waiting for review.",
+    },
+    "review.insight.evaluated": {
+        "zh": "已评估 {evaluated} / {handed}",
+        "en": "{evaluated} of {handed} evaluated",
+    },
+    "batch.revoked": {
+        "zh": "超时：本次运行中 {count} 个未完成的任务已撤销，其中 {purged} 个已从队列中清除（之后不会再被评分）。再次运行 grade 即可为这些学生评分。",
+        "en": "Timed out: {count} unanswered tasks of this run were revoked and {purged} of them purged from the queue (none will be graded later). Run grade again to grade those students.",
+    },
+    "error.submit_exists": {
+        "zh": "{path} 已存在：要覆盖它请加 --force，或用 --out 指定另一个文件。",
+        "en": "{path} already exists: pass --force to overwrite it, or --out another file.",
+    },
+    "list.prose_awaiting": {
+        "zh": "等待教师评阅，{max_score} 分",
+        "en": "awaiting the instructor, {max_score} points",
+    },
+    "feedback.total_awaiting": {
+        "zh": "不含 {count} 道等待教师评阅的题",
+        "en": "not counting {count} awaiting the instructor",
+    },
+    "error.feedback_unknown": {
+        "zh": "成绩册里没有这些学生或练习：{names}。请检查拼写（grader export 列出全部）。",
+        "en": "No such student or exercise in the gradebook: {names}. Check the spelling (grader export lists them all).",
+    },
 }

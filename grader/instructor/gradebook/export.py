@@ -69,7 +69,8 @@ def to_json(results: list[ResultView]) -> dict[str, Any]:
         cells = {}
         for exercise_id, result in row.items():
             cells[exercise_id] = {
-                "status": result.status,
+                "status": result.shown_status,
+                "graded_status": result.status,
                 "score": result.score,
                 "max_score": result.max_score,
                 "final_score": result.final_score,

@@ -10,4 +10,6 @@ from __future__ import annotations
 
 from grader.judge.exercises.spec import ProseExercise
 
-EXERCISE = ProseExercise(id="EX-11-02", student_file="answer.md")
+#: points: what the answer is worth where the answer key is absent (the student copy),
+#: the sum of the key's concept points (a test keeps the two equal).
+EXERCISE = ProseExercise(id="EX-11-02", student_file="answer.md", points=5.0)

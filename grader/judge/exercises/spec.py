@@ -159,6 +159,9 @@ class ProseExercise:
     #: Fewer non-blank characters than this (after removing the template) is "too short".
     min_chars: int = 60
     kind: Literal["prose"] = "prose"
+    #: The exercise's points where the rubric is withheld (the student copy has no
+    #: concepts): so students still learn what the answer is worth.
+    points: float | None = None
 
     @property
     def title(self) -> Message:
@@ -166,6 +169,8 @@ class ProseExercise:
 
     @property
     def max_score(self) -> float:
+        if self.points is not None and not self.concepts:
+            return self.points
         return sum(concept.points for concept in self.concepts)
 
 

@@ -60,10 +60,12 @@ def test_without_its_key_a_prose_answer_is_checked_for_length_then_awaits_review
     (keys / "EX-12-02.toml").unlink()
     spec = get_exercise("EX-12-02")
     assert isinstance(spec, ProseExercise)
-    assert spec.concepts == () and spec.sections == () and spec.max_score == 0
+    assert spec.concepts == () and spec.sections == ()
+    assert spec.max_score == 5  # the spec module's points: students learn what it is worth
     template = starter_template("EX-12-02")
     report = prose_report(spec, template + LONG_ANSWER, "en")
     assert report.status == "needs_review" and report.checks == ()
+    assert (report.score, report.max_score) == (0, 5)
     short = prose_report(spec, template + "太短。", "en")
     assert short.status == "failed" and [c.name for c in short.checks] == ["length"]
     # With the key back, the same long answer is scored concept by concept.
