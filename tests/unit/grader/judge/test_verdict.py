@@ -5,6 +5,8 @@ from __future__ import annotations
 import signal
 from dataclasses import replace
 
+import pytest
+
 from grader.judge.exercises import get_exercise
 from grader.judge.exercises.spec import CodeExercise
 from grader.judge.results import CheckResult, Message
@@ -136,20 +138,21 @@ def test_crash_hints_name_the_kind_of_mistake() -> None:
     }
 
 
-def test_a_lab_module_outside_the_sandbox_gets_the_sandbox_hint_too() -> None:
-    missing = failed_run("ModuleNotFoundError", "No module named 'ticketflow_lab.worker_app'")
+@pytest.mark.parametrize(
+    ("module", "offered"),
+    [
+        ("ticketflow.db", "ticketflow.workers.tasks"),
+        ("ticketflow_lab.worker_app", "ticketflow_lab.notebook"),
+    ],
+)
+def test_a_ticketflow_or_lab_module_outside_the_sandbox_gets_a_sandbox_hint(
+    module: str, offered: str
+) -> None:
+    missing = failed_run("ModuleNotFoundError", f"No module named '{module}'")
     hint = judge(real=missing)["runs_cleanly"].hint
     assert hint is not None and hint.id == "hint.sandbox_module"
-    assert hint.params["module"] == "ticketflow_lab.worker_app"
-    assert "ticketflow_lab.notebook" in str(hint.params["modules"])
-
-
-def test_a_ticketflow_module_outside_the_sandbox_gets_a_sandbox_hint() -> None:
-    missing = failed_run("ModuleNotFoundError", "No module named 'ticketflow.db'")
-    hint = judge(real=missing)["runs_cleanly"].hint
-    assert hint is not None and hint.id == "hint.sandbox_module"
-    assert hint.params["module"] == "ticketflow.db"
-    assert "ticketflow.workers.tasks" in str(hint.params["modules"])
+    assert hint.params["module"] == module
+    assert offered in str(hint.params["modules"])
     other = failed_run("ModuleNotFoundError", "No module named 'requests'")
     hint = judge(real=other)["runs_cleanly"].hint
     assert hint is not None and hint.id == "hint.import_error"
