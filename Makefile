@@ -18,8 +18,11 @@ demo: setup  ## the embedded default: eager Celery + in-memory SQLite, no server
 	$(PY) -m ticketflow_lab tour
 	$(VENV)/bin/grader list
 
+# Jupyter refuses to run as root unless told; a container or a lab VM often is root.
+ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root)
+
 lab: setup  ## JupyterLab at the course root: lessons/, exercises/ and your answers in one tree
-	$(VENV)/bin/jupyter lab --ServerApp.root_dir="$(CURDIR)"
+	$(VENV)/bin/jupyter lab --ServerApp.root_dir="$(CURDIR)" $(ALLOW_ROOT)
 
 test-fast: setup  ## the quick subset: no slow tests (notebooks, release, sandbox e2e) and no services
 	$(PY) -m pytest -m "not slow and not integration"

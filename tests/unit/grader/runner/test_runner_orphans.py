@@ -27,9 +27,9 @@ MASTER = "grader.runner.master_main"
 CLIENT = r"""
 import os, sys, time
 from pathlib import Path
-from grader.exercises import get_exercise
-from grader.service import GradingService, GradingSettings
-from grader.submission import load_submission
+from grader.judge.exercises import get_exercise
+from grader.app.service import GradingService, GradingSettings
+from grader.judge.submission import load_submission
 
 stage = sys.argv[1]
 exercise = get_exercise("EX-11-01")
