@@ -14,6 +14,7 @@ from grader.judge.exercises.spec import ProseExercise
 from grader.judge.rubric import score_answer
 from grader.judge.rubric.patterns import engine
 from grader.judge.starters import starter_template
+from grader.judge.statements import statement_text
 
 ATTACKS = {
     "retr": "retr",
@@ -33,11 +34,12 @@ def main() -> None:
         spec = get_exercise(exercise_id)
         assert isinstance(spec, ProseExercise)
         template = starter_template(exercise_id)
+        statement = statement_text(exercise_id)
         for attack, unit in ATTACKS.items():
             for label, size in SIZES.items():
                 text = (unit * (size // len(unit) + 1))[:size]
                 start = time.perf_counter()
-                result = score_answer(spec, text, template)
+                result = score_answer(spec, text, template, statement=statement)
                 seconds = time.perf_counter() - start
                 worst = max(worst, seconds)
                 print(

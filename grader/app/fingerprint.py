@@ -100,7 +100,10 @@ def _exercise_files(exercise: Exercise | None) -> list[Path]:
 
     files = [module_file(exercise.id)]
     if exercise.kind == "prose":
+        from grader.judge.statements import statement_file
+
         files.append(answer_key_file(exercise.id))
+        files.append(statement_file(exercise.id))  # what is copied from it counts for nothing
     if exercise.kind == "code":
         target = exercise.function_under_test
         files.append(target.stand_ins.resolve())

@@ -19,6 +19,7 @@ from grader.errors import RunnerFailure
 from grader.judge.exercises.spec import CodeExercise, Exercise, ProseExercise
 from grader.judge.results import CheckReport, CheckResult, Message, build_report, failed_check, msg
 from grader.judge.starters import is_untouched_starter, starter_template
+from grader.judge.statements import statement_text
 from grader.judge.submission import Submission
 from grader.judge.verdict import Observed
 from grader.judge.whereabouts import Locate
@@ -60,7 +61,9 @@ def judge_submission(
     finally:
         source.close()
     locate = submission.locate if submission.cell_starts else None
-    report = code_report(exercise, observed, submission.display_name, lang, locate=locate)
+    report = code_report(
+        exercise, observed, submission.display_name, lang, locate=locate, source=submission.text
+    )
     return with_notebook_note(report, submission)
 
 
@@ -80,7 +83,10 @@ def not_started_report(exercise: Exercise, lang: str) -> CheckReport:
 def prose_report(exercise: ProseExercise, text: str, lang: str) -> CheckReport:
     from grader.judge.rubric import answer_text, judge_prose
 
-    checks = judge_prose(exercise, answer_text(text, starter_template(exercise.id)))
+    template = starter_template(exercise.id)
+    checks = judge_prose(
+        exercise, answer_text(text, template), statement=statement_text(exercise.id)
+    )
     too_short = any(check.name == "length" for check in checks)
     report = build_report(
         exercise.id,
@@ -103,10 +109,11 @@ def code_report(
     lang: str,
     *,
     locate: Locate | None = None,
+    source: str = "",
 ) -> CheckReport:
     from grader.judge.verdict import judge_code
 
-    checks = judge_code(exercise, observed, student_file=student_file, locate=locate)
+    checks = judge_code(exercise, observed, student_file=student_file, locate=locate, source=source)
     return build_report(
         exercise.id,
         "code",

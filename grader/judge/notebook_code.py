@@ -8,9 +8,12 @@ are split on ``\\n`` only, so U+2028 inside a string literal stays a character.
 Each cell keeps its number of lines, so a line of the module maps back to (cell, line).
 The module starts with ``KERNEL_LINE``: one line that gives the names a notebook kernel
 provides for free (``display``, ``get_ipython``), so a probe that calls them runs as it
-does in JupyterLab. ``get_ipython()`` returns a small stand-in shell: line magics are no-ops
-except ``%time``/``%timeit`` (they run their statement once, like the kernel runs it), shell
-escapes do nothing.
+does in JupyterLab. ``get_ipython()`` returns a small stand-in shell: line magics are
+no-ops except ``%time``/``%timeit`` (they run their statement once, like the kernel runs
+it), shell escapes do nothing. Where there is no ``grader`` module (the run removes the
+real one, whose files are hidden), the line also puts a stand-in in ``sys.modules``: its
+``check(...)`` does nothing and prints one line saying so, as otter's ``grader.check``
+does in a graded notebook, so a student's own ``check("EX-13-01")`` cell is harmless.
 
 Cell magics: ``%%time``, ``%%timeit`` and ``%%capture`` run the cell's body as Python (the
 kernel does too); any other cell magic (``%%bash``, ``%%writefile``, ...) is not Python, so
@@ -65,6 +68,21 @@ def display(*objs, include=None, exclude=None, metadata=None, transient=None,
 
 
 del _GraderShell
+
+
+def _graded_check(*args, **kwargs):
+    print("grader.check(...): 评分时不运行 / does nothing while this notebook is graded")
+    return None
+
+
+import sys as _sys
+import types as _types
+
+_grader_stand_in = _types.ModuleType("grader", "The grader's check(), inside a graded notebook.")
+_grader_stand_in.check = _graded_check
+if "grader" not in _sys.modules:  # the run removed the real one (a test process keeps it)
+    _sys.modules["grader"] = _grader_stand_in
+del _sys, _types, _grader_stand_in, _graded_check
 '''
 
 #: Line 1 of a notebook's module: defines ``display`` and ``get_ipython`` in ``__main__``.

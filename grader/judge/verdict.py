@@ -14,9 +14,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from grader.judge.advice import source_hint
 from grader.judge.exercises.spec import CodeExercise, calls_of
 from grader.judge.results import CheckResult, Message, failed_check, msg, passed_check
-from grader.judge.whereabouts import Locate, relocate_traceback, stopped_message, uncaught_message
+from grader.judge.whereabouts import (
+    Locate,
+    relocate_traceback,
+    stopped_message,
+    uncaught_message,
+    where,
+)
 
 if TYPE_CHECKING:
     from grader.runner import Observations
@@ -42,9 +49,13 @@ def judge_code(
     *,
     student_file: str,
     locate: Locate | None = None,
+    source: str = "",
 ) -> tuple[CheckResult, ...]:
-    """``locate``: for a notebook, maps a line of the run's module to (cell, line in it)."""
+    """``locate``: for a notebook, maps a line of the run's module to (cell, line in it);
+    ``source``: the probe's text, read only to word the hint of a wrong implementation it
+    let through (``advice``), never to decide a check."""
     real = observed.real
+    advice = source_hint(source, locate) if source else None
     checks = [run_check(exercise, real, student_file, locate)]
     stopped = None if real.ok else not_judged(real, locate)
     if exercise.expected_lines:
@@ -55,7 +66,15 @@ def judge_code(
     for name in exercise.mutants:
         run = observed.mutants.get(name)
         checks.append(
-            mutant_check(exercise, name, real, run, credible=equivalents.passed, stopped=stopped)
+            mutant_check(
+                exercise,
+                name,
+                real,
+                run,
+                credible=equivalents.passed,
+                stopped=stopped,
+                advice=advice,
+            )
         )
     return tuple(checks)
 
@@ -101,7 +120,7 @@ def run_check(
         message = uncaught_message("run", kind, text, _line(uncaught.get("line")), locate)
         traceback = str(uncaught.get("traceback") or "") or real.stderr
         evidence = tail(relocate_traceback(traceback, student_file, locate))
-        hint = crash_hint(kind, student_file)
+        hint = crash_hint(kind, student_file, where(_line(uncaught.get("line")), locate))
         missing = _missing_ticketflow_module(kind, str(uncaught.get("message", "")))
         if missing:
             modules = ", ".join(exercise.importable_ticketflow)
@@ -120,17 +139,23 @@ def _missing_ticketflow_module(exception_type: str, message: str) -> str | None:
     """``No module named 'ticketflow.db'`` -> ``ticketflow.db`` (the sandbox hides the rest)."""
     if exception_type != "ModuleNotFoundError":
         return None
-    match = re.search(r"No module named '(ticketflow(?:\.[\w.]+)?)'", message)
+    match = re.search(r"No module named '(ticketflow(?:_lab)?(?:\.[\w.]+)?)'", message)
     return match.group(1) if match else None
 
 
-def crash_hint(exception_type: str, student_file: str) -> Message:
+def crash_hint(
+    exception_type: str, student_file: str, cell: tuple[int, int] | None = None
+) -> Message:
+    """``cell``: (cell, line in it) where a notebook stopped; a notebook is never "run with
+    python": the hint says which cell to run again, from the top."""
     if exception_type == "AssertionError":
         return msg("hint.assertion_on_real")
     if exception_type == "NotImplementedError":
         return msg("hint.not_implemented")
     if exception_type in ("ImportError", "ModuleNotFoundError", "NameError", "AttributeError"):
         return msg("hint.import_error")
+    if cell is not None:
+        return msg("hint.crash_cell", file=student_file, cell=cell[0], line=cell[1])
     return msg("hint.crash", file=student_file)
 
 
@@ -202,7 +227,10 @@ def mutant_check(
     *,
     credible: bool = True,
     stopped: Message | None = None,
+    advice: Message | None = None,
 ) -> CheckResult:
+    """``advice``: a hint read from the probe's text, shown instead of the mutant's own
+    when the probe let it through."""
     name, points = f"mutant:{mutant}", exercise.points_per_mutant
     described = Message(f"mutant.{mutant}")
     label = msg("check.mutant", arg=described)
@@ -226,12 +254,11 @@ def mutant_check(
             real=right,
             wrong=wrong,
         )
-        hint = Message(f"mutant.{mutant}.hint")
+        hint = advice or Message(f"mutant.{mutant}.hint")
         return failed_check(name, points, message, hint, evidence, label=label)
     message = msg("mutant.survived", mutant=described)
-    return failed_check(
-        name, points, message, Message(f"mutant.{mutant}.hint"), evidence, label=label
-    )
+    hint = advice or Message(f"mutant.{mutant}.hint")
+    return failed_check(name, points, message, hint, evidence, label=label)
 
 
 def outcome(run: Observations, locate: Locate | None = None) -> Message:
@@ -255,7 +282,7 @@ def outcome(run: Observations, locate: Locate | None = None) -> Message:
 
 def first_difference(
     exercise: CodeExercise, real: Observations, run: Observations
-) -> tuple[int, str, str, str] | None:
+) -> tuple[int, str, Message, Message] | None:
     """The first call both runs recorded with the same question and different answers:
     (call number, question, real answer, this run's answer). Records are claims: this only
     explains a failure, it never grants anything. Never raises."""
@@ -269,7 +296,7 @@ def first_difference(
                 return None  # the runs asked different things: nothing to compare
             if _answer(a) != _answer(b):
                 shown = ", ".join(f"{k}={_show(v)}" for k, v in zip(keys, question, strict=True))
-                return number, shown, _answer(a), _answer(b)
+                return number, shown, _answer_message(a), _answer_message(b)
     except Exception:
         return None
     return None
@@ -279,6 +306,13 @@ def _answer(call: Mapping[str, object]) -> str:
     if "raised" in call:
         return f"raised {_show(call.get('raised'))}"
     return _show(call.get("result"))
+
+
+def _answer_message(call: Mapping[str, object]) -> Message:
+    """The answer in words of the report's language ("returned 5" / "抛出 IntegrityError")."""
+    if "raised" in call:
+        return msg("answer.raised", error=_show(call.get("raised")))
+    return msg("answer.returned", value=_show(call.get("result")))
 
 
 def _show(value: object) -> str:

@@ -186,6 +186,23 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "先在本地运行 python {file} 复现这个错误。",
         "en": "Run python {file} locally to reproduce the error.",
     },
+    "hint.assert_always_true": {
+        "zh": 'Python 在编译你的探针时警告：{place}的断言永远为真（SyntaxWarning: assertion is always true）。assert (条件, "说明") 断言的是一个非空元组，永远不会失败；去掉括号，写成 assert 条件, "说明"。',
+        "en": 'Python warned when compiling your probe: the assertion at {place} is always true (SyntaxWarning: assertion is always true). assert (condition, "message") asserts a non-empty tuple, which never fails; drop the parentheses: assert condition, "message".',
+    },
+    "hint.discarded_runner": {
+        "zh": "你的探针在{place}调用了 {call}，却丢掉了它的结果：测试失败时它只是返回失败，探针仍以退出码 0 结束。把结果交给 sys.exit，例如 sys.exit(pytest.main([...]))，或者直接用 assert 写检查。",
+        "en": "Your probe calls {call} at {place} and throws its result away: when tests fail it only returns the failure, and the probe still exits 0. Pass the result to sys.exit, e.g. sys.exit(pytest.main([...])), or write the checks as plain asserts.",
+    },
+    "advice.place_line": {"zh": "第 {line} 行", "en": "line {line}"},
+    "advice.place_cell": {
+        "zh": "第 {cell} 个单元格第 {line} 行",
+        "en": "cell {cell}, line {line}",
+    },
+    "hint.crash_cell": {
+        "zh": "在 JupyterLab 里打开 {file}，重启内核并从头运行全部单元格（Restart Kernel and Run All），在第 {cell} 个单元格第 {line} 行复现这个错误。",
+        "en": "Open {file} in JupyterLab and restart the kernel and run all cells (Restart Kernel and Run All): the error happens at cell {cell}, line {line}.",
+    },
     "hint.exit_code": {
         "zh": "不要调用 sys.exit() 返回非 0；让断言失败来表示错误。",
         "en": "Do not call sys.exit() with a non-zero code; let a failing assertion signal a problem.",
@@ -252,7 +269,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "mutant.survived": {
         "zh": "你的探针在错误实现下仍然通过（退出码 0）：{mutant}。",
-        "en": "Your probe still passes (exit code 0) when {mutant}.",
+        "en": "Your probe still passes (exit code 0) on the wrong implementation: {mutant}.",
     },
     "mutant.skipped": {
         "zh": "没有评估：探针必须先在真实实现上通过，才能说明它能发现错误实现。",
@@ -284,9 +301,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Not counted: the probe also fails on a correct implementation written differently, so failing here proves nothing.",
     },
     "mutant.survived_unnoticed": {
-        "zh": "你的探针在错误实现下仍然通过（退出码 0）：{mutant}。可它其实得到了不同的答案：第 {call} 次调用（{question}）真实实现返回 {real}，这个错误实现返回 {wrong}。请断言这个值；如果已经断言了，确认断言真的能失败（没有被 try/except 吞掉，比较的对象的 __eq__ 没有说谎，也没有 os._exit(0) 或 atexit 钩子）。",
-        "en": "Your probe still passes (exit code 0) on the wrong implementation: {mutant}. Yet it got a different answer: at call {call} ({question}) the real implementation returned {real}, this one returned {wrong}. Assert that value; if you already do, make sure the assertion can fail (not caught by try/except, not comparing an object whose __eq__ lies, no os._exit(0) or atexit hook).",
+        "zh": "你的探针在错误实现下仍然通过（退出码 0）：{mutant}。可它其实得到了不同的答案：第 {call} 次调用（{question}）真实实现{real}，这个错误实现{wrong}。请断言这个值；如果已经断言了，确认断言真的能失败（没有被 try/except 吞掉，比较的对象的 __eq__ 没有说谎，也没有 os._exit(0) 或 atexit 钩子）。",
+        "en": "Your probe still passes (exit code 0) on the wrong implementation: {mutant}. Yet it got a different answer: at call {call} ({question}) the real implementation {real}, this one {wrong}. Assert that value; if you already do, make sure the assertion can fail (not caught by try/except, not comparing an object whose __eq__ lies, no os._exit(0) or atexit hook).",
     },
+    "answer.returned": {"zh": "返回 {value}", "en": "returned {value}"},
+    "answer.raised": {"zh": "抛出 {error}", "en": "raised {error}"},
     "outcome.uncaught": {
         "zh": "第 {line} 行抛出 {type}: {message}",
         "en": "{type}: {message} (line {line})",
@@ -338,6 +357,12 @@ MESSAGES: dict[str, dict[str, str]] = {
     "concept.negated": {
         "zh": "评分规则只找到了这个要点的否定说法（“不会”“没有”“not” …）（{section}）：请助教确认回答是否说的是相反的意思。",
         "en": 'The rubric found this point only denied ("not", "不会" …) ({section}): the instructor should check whether the answer says the opposite.',
+    },
+    "concept.contradicts": {"zh": "相反：{sentence}", "en": "contradicts: {sentence}"},
+    "concept.decided": {"zh": "依据：{sentence}", "en": "from: {sentence}"},
+    "concept.contradicted": {
+        "zh": "评分规则认为这句话说的是这个要点的反面（{section}），不计分：“{sentence}”。请助教确认。",
+        "en": 'The rubric reads this sentence as stating the opposite of this point ({section}), so it earns nothing: "{sentence}". The instructor should check.',
     },
     "concept.stuffed": {
         "zh": "评分规则只在关键词罗列或重复的句子里找到这个要点的词，没有找到解释它的句子（{section}）。",
@@ -622,6 +647,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "review.concepts": {"zh": "评分要点：已覆盖与缺失", "en": "Rubric: concepts found and missing"},
     "review.concept.found": {"zh": "已覆盖", "en": "found"},
     "review.concept.missing": {"zh": "缺失", "en": "missing"},
+    "review.concept.contradicted": {"zh": "相反", "en": "contradicted"},
     "review.checks": {"zh": "检查项", "en": "Checks"},
     "review.mutants": {"zh": "错误实现（变异体）", "en": "Wrong implementations (mutants)"},
     "review.mutant.killed": {"zh": "已捕获", "en": "killed"},

@@ -34,6 +34,13 @@ WRONG = {
     ),
 }
 SURVIVED = ("mutant.survived", "mutant.survived_unnoticed")
+#: Honest notebooks that keep cells the lessons teach (issue 19): a check() cell, lesson
+#: 13's platform cell, an inspect.getsource cell (with %%time and display re-runs).
+LESSON_CELLS = [
+    "EX-13-01/correct/check_cell.ipynb",
+    "EX-13-01/correct/platform_cell.ipynb",
+    "EX-13-01/correct/getsource_cell.ipynb",
+]
 #: The mutant's description, as the student reads it, per language (a distinctive part).
 DESCRIBED = {
     "zh": {
@@ -78,6 +85,24 @@ def test_every_correct_probe_passes(course: Course, probe: str, lang: str) -> No
     failed = [(c["name"], c["message"]) for c in report["checks"] if not c["passed"]]
     assert (code, report["status"], failed) == (0, "passed", [])
     assert report["score"] == report["max_score"]
+
+
+@pytest.mark.parametrize("isolation", ["namespaces", "rlimits"])
+@pytest.mark.parametrize("probe", LESSON_CELLS)
+def test_notebooks_with_the_lessons_cells_pass_in_both_isolation_modes(
+    course: Course, probe: str, isolation: str
+) -> None:
+    assert probe in CORRECT
+    exercise_id = probe.split("/")[0]
+    result = course.run(
+        "check", exercise_id, "--path", str(CORPUS / probe), "--json",
+        env={"GRADER_ISOLATION": isolation},
+    )  # fmt: skip
+    report = result.json()
+    failed = [(c["name"], c["message"]) for c in report["checks"] if not c["passed"]]
+    assert (result.code, report["status"], report["isolation"], failed) == (
+        0, "passed", isolation, [],
+    )  # fmt: skip
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])

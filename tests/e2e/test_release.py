@@ -75,7 +75,8 @@ def _shipped_text(copy: Path) -> str:
 
 def answer_key_texts() -> list[str]:
     """Every pattern's text as the private files spell it (fragments, section headings,
-    terms: what a leaked file would hold), and every concept summary in zh and en. Texts
+    terms and the terms of the opposite claims: what a leaked file would hold), and every
+    concept summary in zh and en. Texts
     that are only ``${NAME}`` references (their fragment is in the list) or shorter than 8
     characters (a bare word such as ``sqlite``, which the lessons use too) are left out."""
     texts = []
@@ -84,7 +85,8 @@ def answer_key_texts() -> list[str]:
         texts += list(data.get("fragments", {}).values())
         texts += [section["heading"] for section in data.get("sections", [])]
         for concept in data["concepts"]:
-            texts += [term for alternative in concept["alternatives"] for term in alternative]
+            claims = [*concept["alternatives"], *concept.get("contradicts", [])]
+            texts += [term for alternative in claims for term in alternative]
             texts += list(concept["summary"].values())
     return [t for t in dict.fromkeys(texts) if len(re.sub(r"\$\{\w+\}", "", t)) >= 8]
 

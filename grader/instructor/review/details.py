@@ -81,3 +81,25 @@ def check_title(result: ResultView, check: CheckView) -> Message:
 
 def concept_rows(result: ResultView) -> list[CheckView]:
     return [c for c in result.checks if c.category == "concept"]
+
+
+FOUND, CONTRADICTED, MISSING = "found", "contradicted", "missing"
+#: Rubric outcomes shown as "contradicted": the answer states the opposite, or denies it.
+_CONTRADICTING = ("concept.contradicted", "concept.negated")
+
+
+def concept_state(check: CheckView) -> str:
+    """``found``, ``contradicted`` or ``missing`` (stuffed and not judged count as missing);
+    the check's evidence is the sentence that decided it."""
+    if check.passed:
+        return FOUND
+    return CONTRADICTED if check.message.id in _CONTRADICTING else MISSING
+
+
+def concept_note(check: CheckView) -> Message | None:
+    """The deciding sentence as the page shows it ("contradicts: ..." when it contradicts)."""
+    if not check.evidence:
+        return None
+    if concept_state(check) == CONTRADICTED:
+        return Message("concept.contradicts", {"sentence": check.evidence})
+    return Message("concept.decided", {"sentence": check.evidence})

@@ -12,7 +12,7 @@ from urllib.parse import parse_qsl, urlencode
 
 from jinja2 import ChoiceLoader, Environment, PackageLoader, select_autoescape
 
-from grader.instructor.review.details import check_title
+from grader.instructor.review.details import check_title, concept_note, concept_state
 from grader.judge.results import Message
 from grader.judge.sanitize import clean
 from grader.render.catalog import LANGUAGES, render_message
@@ -36,6 +36,8 @@ def environment() -> Environment:
     env.globals["clean"] = clean
     env.globals["LANGUAGES"] = LANGUAGES
     env.globals["check_title"] = check_title
+    env.globals["concept_state"] = concept_state
+    env.globals["concept_note"] = concept_note
     env.globals["STATUS_SYMBOLS"] = STATUS_SYMBOLS
     env.globals["lang_query"] = lang_query
     return env

@@ -27,10 +27,19 @@ The file (format 1; the example is made up, the real keys are not in the student
     # Stated when, for one alternative, every term matches, not negated, in one sentence.
     alternatives = [['tea|茶', 'hot${GAP}water|热水'], ['boil${GAP}kettle']]
 
-A concept's ``contradicts`` (alternatives that state the opposite) and ``synonyms`` are
-reserved for judging claims by polarity (issue 19): refused until that scoring reads them,
-so nothing in a file is silently ignored. Patterns are checked by
-``grader.judge.rubric.patterns.lint`` when they are compiled (and by the tests).
+    # Alternatives that state the opposite claim: a sentence matching one contradicts it.
+    contradicts = [['tea|茶', 'cold${GAP}water|冷水']]
+
+Claims by polarity: a concept's ``contradicts`` are written like its ``alternatives``; a
+sentence that states one of them (not negated) earns no credit and is shown to the reviewer
+as "contradicts: ...". ``[synonyms]`` is the bilingual word table of plain-word paraphrases
+of a technical term, each usable as ``${NAME}`` like a fragment::
+
+    [synonyms]                  # each list needs a Chinese and an English (ASCII) word
+    KETTLE = ['kettle', 'boiler', '水壶', '烧水壶']
+
+Synonyms are expanded before the fragments (a fragment may use them). Patterns are checked
+by ``grader.judge.rubric.patterns.lint`` when they are compiled (and by the tests).
 """
 
 from __future__ import annotations
@@ -50,7 +59,6 @@ from grader.judge.exercises.spec import Concept, ProseExercise, Section
 PRIVATE_DIR = Path(__file__).resolve().parents[2] / "private"
 FORMAT = 1
 LANGS = ("zh", "en")
-RESERVED = ("contradicts", "synonyms")
 _FRAGMENT = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
 
@@ -105,13 +113,13 @@ def _parse(data: dict[str, Any], exercise_id: str) -> AnswerKey:
         data,
         "the file",
         required={"format", "exercise", "concepts"},
-        optional={"fragments", "sections"},
+        optional={"synonyms", "fragments", "sections"},
     )
     if data["format"] != FORMAT:
         raise _Invalid(f"format = {data['format']!r}; this grader reads format = {FORMAT}")
     if data["exercise"] != exercise_id:
         raise _Invalid(f"exercise = {data['exercise']!r}, but the file is {exercise_id}'s")
-    fragments = _fragments(data.get("fragments", {}))
+    fragments = _fragments(data.get("fragments", {}), _synonyms(data.get("synonyms", {})))
     texts: dict[str, dict[str, str]] = {}
     sections = []
     for index, raw in enumerate(_tables(data.get("sections", []), "sections")):
@@ -124,13 +132,11 @@ def _parse(data: dict[str, Any], exercise_id: str) -> AnswerKey:
     concepts = []
     for index, raw in enumerate(_tables(data["concepts"], "concepts")):
         where = f"concepts[{index}]"
-        for reserved in RESERVED:
-            if reserved in raw:
-                raise _Invalid(
-                    f"{where}.{reserved} is reserved for polarity (issue 19), not scored yet"
-                )
         _keys(
-            raw, where, required={"id", "points", "summary", "alternatives"}, optional={"sections"}
+            raw,
+            where,
+            required={"id", "points", "summary", "alternatives"},
+            optional={"sections", "contradicts"},
         )
         concept = _concept(raw, where, fragments, known)
         concepts.append(concept)
@@ -153,20 +159,47 @@ def _concept(
     )
     if unknown := set(sections) - known:
         raise _Invalid(f"{where}.sections names no [[sections]]: {sorted(unknown)}")
-    alternatives = []
-    for number, terms in enumerate(_list(raw["alternatives"], f"{where}.alternatives")):
-        spot = f"{where}.alternatives[{number}]"
-        alternatives.append(tuple(_expand(term, fragments, spot) for term in _list(terms, spot)))
-    if not alternatives or not all(alternatives):
+    alternatives = _alternatives(raw["alternatives"], f"{where}.alternatives", fragments)
+    if not alternatives:
         raise _Invalid(f"{where}.alternatives: give at least one, each with at least one term")
+    contradicts = _alternatives(raw.get("contradicts", []), f"{where}.contradicts", fragments)
     name = _text(raw["id"], f"{where}.id")
-    return Concept(name, tuple(alternatives), points=float(points), sections=sections)
+    return Concept(
+        name, alternatives, points=float(points), sections=sections, contradicts=contradicts
+    )
 
 
-def _fragments(raw: object) -> dict[str, str]:
+def _alternatives(
+    raw: object, where: str, fragments: dict[str, str]
+) -> tuple[tuple[str, ...], ...]:
+    alternatives = []
+    for number, terms in enumerate(_list(raw, where)):
+        spot = f"{where}[{number}]"
+        alternative = tuple(_expand(term, fragments, spot) for term in _list(terms, spot))
+        if not alternative:
+            raise _Invalid(f"{spot}: an alternative needs at least one term")
+        alternatives.append(alternative)
+    return tuple(alternatives)
+
+
+def _synonyms(raw: object) -> dict[str, str]:
+    """``NAME = ['word', '词', ...]`` -> ``{NAME: '(?:word|词|...)'}``; every list bilingual."""
+    if not isinstance(raw, dict):
+        raise _Invalid("[synonyms] must be a table of NAME = ['word', '词', ...]")
+    table = {}
+    for name, words in raw.items():
+        where = f"synonyms.{name}"
+        texts = [_text(word, where) for word in _list(words, where)]
+        if not any(text.isascii() for text in texts) or all(text.isascii() for text in texts):
+            raise _Invalid(f"{where} must hold both an English and a Chinese word")
+        table[name] = "(?:" + "|".join(texts) + ")"
+    return table
+
+
+def _fragments(raw: object, synonyms: dict[str, str]) -> dict[str, str]:
     if not isinstance(raw, dict):
         raise _Invalid("[fragments] must be a table of NAME = 'pattern'")
-    expanded: dict[str, str] = {}
+    expanded: dict[str, str] = dict(synonyms)
     for name, value in raw.items():
         expanded[name] = _expand(value, expanded, f"fragments.{name}")
     return expanded

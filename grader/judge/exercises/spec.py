@@ -27,6 +27,9 @@ HARNESS_MODULES = (
     "grader.proxy.wire",
     "grader.proxy.child.conversation",
 )
+#: What a lesson's notebook imports besides ticketflow (lesson 13's platform cell): the
+#: lab's notebook helpers, stdlib-only at import; preloaded, since their source is hidden.
+NOTEBOOK_HELPERS = ("ticketflow_lab.notebook",)
 
 
 @dataclass(frozen=True)
@@ -95,7 +98,8 @@ class CodeExercise:
         modules = (*TICKETFLOW_LIGHT, target.module, *target.preload, *self.preload)
         warm_ups = [m for m in modules if ":" in m]  # called in the host: last, in order
         plain = [m for m in modules if ":" not in m]
-        return (*dict.fromkeys([*plain, *HARNESS_MODULES, instrument]), *dict.fromkeys(warm_ups))
+        preloaded = [*plain, *NOTEBOOK_HELPERS, *HARNESS_MODULES, instrument]
+        return (*dict.fromkeys(preloaded), *dict.fromkeys(warm_ups))
 
     @property
     def importable_ticketflow(self) -> tuple[str, ...]:
@@ -120,12 +124,17 @@ class Concept:
     ``\\b``) matches, not negated, in one sentence that is not keyword stuffing. Write zh,
     en and mixed alternatives side by side. ``sections``: the template sections (names of
     ``ProseExercise.sections``) where it is looked for; empty: anywhere.
+
+    A concept is a claim with a polarity: ``contradicts`` are alternatives, written the
+    same way, that state the opposite claim. A sentence that matches one of them (not
+    negated) contradicts the concept: no credit, and the reviewer is shown the sentence.
     """
 
     name: str
     alternatives: tuple[tuple[str, ...], ...]
     points: float = 1.0
     sections: tuple[str, ...] = ()
+    contradicts: tuple[tuple[str, ...], ...] = ()
 
 
 @dataclass(frozen=True)

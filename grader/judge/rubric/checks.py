@@ -9,7 +9,7 @@ missing concepts per section.
 from __future__ import annotations
 
 from grader.judge.exercises.spec import ProseExercise
-from grader.judge.results import CheckResult, Message, failed_check, msg, passed_check
+from grader.judge.results import CheckResult, Message, failed_check, msg
 from grader.judge.rubric.scoring import ConceptResult, RubricResult, score_answer
 from grader.judge.rubric.text import MAX_CHARS
 
@@ -25,18 +25,27 @@ def concept_check(exercise: ProseExercise, concept: ConceptResult) -> CheckResul
     label = msg("check.concept", arg=described)
     name = f"concept:{concept.name}"
     where = section_label(exercise, concept.section)
+    # The evidence is the sentence that decided the check, shown to the reviewer.
+    decided = concept.sentence or None
     if concept.status == "found":
-        return passed_check(name, concept.points, msg("concept.found", section=where), label=label)
-    message = msg(f"concept.{concept.status}", concept=described, section=where)
-    return failed_check(name, concept.max_points, message, label=label)
+        found = msg("concept.found", section=where)
+        return CheckResult(name, True, concept.points, found, None, concept.points, decided, label)
+    if concept.status == "contradicted":
+        message = msg(
+            "concept.contradicted", concept=described, section=where, sentence=concept.sentence
+        )
+    else:
+        message = msg(f"concept.{concept.status}", concept=described, section=where)
+    return failed_check(name, concept.max_points, message, None, decided, label=label)
 
 
 def judge_prose(
-    exercise: ProseExercise, submitted: str, template: str = ""
+    exercise: ProseExercise, submitted: str, template: str = "", *, statement: str = ""
 ) -> tuple[CheckResult, ...]:
     """One check per concept, plus a length check when the answer is too short and a scope
-    note when part of it was not scored (too long, or the time budget ran out)."""
-    return checks_of(exercise, score_answer(exercise, submitted, template))
+    note when part of it was not scored (too long, or the time budget ran out).
+    ``statement``: the exercise's statement and hint (copied sentences count for nothing)."""
+    return checks_of(exercise, score_answer(exercise, submitted, template, statement=statement))
 
 
 def checks_of(exercise: ProseExercise, result: RubricResult) -> tuple[CheckResult, ...]:

@@ -43,9 +43,13 @@ def test_an_exercise_adds_its_own_spec_and_stand_ins() -> None:
     assert GRADER_DIR / "judge/exercises/ex_11_01.py" not in verdict_files(get_exercise("EX-12-01"))
 
 
-def test_a_prose_exercise_adds_its_spec_and_its_answer_key() -> None:
+def test_a_prose_exercise_adds_its_spec_its_answer_key_and_its_statement() -> None:
     own = set(verdict_files(get_exercise("EX-11-02"))) - set(verdict_files())
-    assert own == {GRADER_DIR / "judge/exercises/ex_11_02.py", GRADER_DIR / "private/EX-11-02.toml"}
+    assert own == {
+        GRADER_DIR / "judge/exercises/ex_11_02.py",
+        GRADER_DIR / "private/EX-11-02.toml",
+        GRADER_DIR.parent / "exercises/EX-11-02/README.md",  # copying it earns nothing
+    }
 
 
 def test_the_installed_ticketflow_counts() -> None:

@@ -88,3 +88,28 @@ def test_the_module_maps_back_to_cells() -> None:
     text, starts = notebook_module(["a = 1\nb = 2", "c = 3\n"])
     assert starts == (2, 5)
     assert text.split("\n")[1:5] == ["a = 1", "b = 2", "", "c = 3"]
+
+
+def test_a_check_cell_does_nothing_in_a_graded_notebook_and_says_so(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import sys
+
+    monkeypatch.delitem(sys.modules, "grader")  # as in a run: the real grader is gone
+    cells = ['from grader import check\n\nresult = check("EX-13-01")', "import grader"]
+    namespace, printed = _run(cells)
+    assert namespace["result"] is None
+    assert printed.splitlines() == [
+        "grader.check(...): 评分时不运行 / does nothing while this notebook is graded"
+    ]
+    stand_in = sys.modules["grader"]
+    assert namespace["grader"] is stand_in and not hasattr(stand_in, "__path__")
+
+
+def test_a_test_process_keeps_its_real_grader() -> None:
+    import sys
+
+    import grader
+
+    _run(["x = 1"])
+    assert sys.modules["grader"] is grader

@@ -5,10 +5,13 @@ from __future__ import annotations
 import signal
 from dataclasses import replace
 
+import pytest
+
 from grader.judge.exercises import get_exercise
 from grader.judge.exercises.spec import CodeExercise
 from grader.judge.results import CheckResult, Message
 from grader.judge.verdict import Observed, judge_code
+from grader.render.catalog import render_message
 from tests.unit.grader.factories import POLICY_CALLS, TABLE, failed_run, observations
 
 EX_11_01 = get_exercise("EX-11-01")
@@ -102,6 +105,11 @@ def test_a_notebook_crash_names_the_cell_and_the_line_within_it() -> None:
     assert (run.message.params["cell"], run.message.params["line"]) == (4, 3)
     assert run.evidence and 'File "probe.ipynb", cell 4, line 3' in run.evidence
     assert by_name["calls"].message.id == "followon.stopped_cell"
+    # a notebook is not run with "python probe.ipynb": the hint names the cell to reach
+    assert run.hint is not None and run.hint.id == "hint.crash_cell"
+    assert (run.hint.params["cell"], run.hint.params["line"]) == (4, 3)
+    shown = render_message(run.hint.id, run.hint.params, "en")
+    assert "python" not in shown and "Restart Kernel and Run All" in shown
 
 
 def test_a_crash_on_the_real_code_shows_the_students_traceback_and_a_hint() -> None:
@@ -130,12 +138,21 @@ def test_crash_hints_name_the_kind_of_mistake() -> None:
     }
 
 
-def test_a_ticketflow_module_outside_the_sandbox_gets_a_sandbox_hint() -> None:
-    missing = failed_run("ModuleNotFoundError", "No module named 'ticketflow.db'")
+@pytest.mark.parametrize(
+    ("module", "offered"),
+    [
+        ("ticketflow.db", "ticketflow.workers.tasks"),
+        ("ticketflow_lab.worker_app", "ticketflow_lab.notebook"),
+    ],
+)
+def test_a_ticketflow_or_lab_module_outside_the_sandbox_gets_a_sandbox_hint(
+    module: str, offered: str
+) -> None:
+    missing = failed_run("ModuleNotFoundError", f"No module named '{module}'")
     hint = judge(real=missing)["runs_cleanly"].hint
     assert hint is not None and hint.id == "hint.sandbox_module"
-    assert hint.params["module"] == "ticketflow.db"
-    assert "ticketflow.workers.tasks" in str(hint.params["modules"])
+    assert hint.params["module"] == module
+    assert offered in str(hint.params["modules"])
     other = failed_run("ModuleNotFoundError", "No module named 'requests'")
     hint = judge(real=other)["runs_cleanly"].hint
     assert hint is not None and hint.id == "hint.import_error"
@@ -232,8 +249,8 @@ def test_a_probe_that_saw_a_different_answer_and_still_passed_is_told_so() -> No
     assert check.message.params["call"] == 2
     assert check.message.params["question"] == "error_type=RetryableTaskError, retries_so_far=1"
     assert (check.message.params["real"], check.message.params["wrong"]) == (
-        "(True, 10, False)",
-        "(True, 5, False)",
+        Message("answer.returned", {"value": "(True, 10, False)"}),
+        Message("answer.returned", {"value": "(True, 5, False)"}),
     )
     assert check.hint is not None and check.hint.id == "mutant.constant_delay.hint"
 
@@ -254,3 +271,17 @@ def test_what_a_mutant_run_claims_never_turns_into_a_kill() -> None:
     }
     checks = judge(mutants=survivors)
     assert not any(c.passed for name, c in checks.items() if name.startswith("mutant:"))
+
+
+def test_a_raised_answer_is_told_in_the_reports_language_not_mixed_in() -> None:
+    raising = [dict(call) for call in POLICY_CALLS]
+    del raising[1]["result"]
+    raising[1]["raised"] = "ValueError"
+    mutants = {name: failed_run() for name in EX_11_01.mutants}
+    mutants["constant_delay"] = observations(stdout=TABLE, records=raising)
+    message = judge(mutants=mutants)["mutant:constant_delay"].message
+    assert message.params["wrong"] == Message("answer.raised", {"error": "ValueError"})
+    zh = render_message(message.id, message.params, "zh")
+    en = render_message(message.id, message.params, "en")
+    assert "这个错误实现抛出 ValueError" in zh and "raised" not in zh and "returned" not in zh
+    assert "the real implementation returned (True, 10, False), this one raised ValueError" in en

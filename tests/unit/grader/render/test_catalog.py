@@ -3,6 +3,8 @@ catalogue holds UI strings only (texts about one exercise or stand-in sit beside
 
 from __future__ import annotations
 
+import itertools
+import re
 import string
 
 import pytest
@@ -64,6 +66,20 @@ def test_nested_messages_render_in_the_same_language() -> None:
     survived = {"mutant": Message("mutant.always_true")}
     assert "总是返回 True" in render_message("mutant.survived", survived, "zh")
     assert "always returns True" in render_message("mutant.survived", survived, "en")
+
+
+def _mutant_text_ids() -> list[str]:
+    return sorted(
+        key for key in registered_texts() if key.startswith("mutant.") and key.count(".") == 1
+    )
+
+
+def test_no_english_message_doubles_a_word_with_the_text_put_into_it() -> None:
+    # "when {mutant}" once met descriptions that start with "when ...": "when when".
+    for mutant_id in _mutant_text_ids():
+        text = render_message("mutant.survived", {"mutant": Message(mutant_id)}, "en")
+        words = re.findall(r"[a-z]+", text.lower())
+        assert all(a != b for a, b in itertools.pairwise(words)), text
 
 
 def test_parameters_are_inserted_verbatim_not_formatted_again() -> None:

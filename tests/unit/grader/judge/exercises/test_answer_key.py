@@ -37,7 +37,8 @@ def test_a_key_gives_the_spec_its_rubric_and_every_pattern_is_bounded(exercise_i
     assert (spec.concepts, spec.sections) == (key.concepts, key.sections)
     assert spec.max_score == sum(concept.points for concept in key.concepts)
     for concept in key.concepts:
-        for term in (t for alternative in concept.alternatives for t in alternative):
+        claims = (*concept.alternatives, *concept.contradicts)
+        for term in (t for alternative in claims for t in alternative):
             assert "${" not in term, (concept.name, term)  # every fragment was expanded
             lint(term)
     for section in key.sections:
@@ -92,7 +93,9 @@ def test_an_edited_key_is_read_again(keys: Path) -> None:
         (('exercise = "EX-13-02"', 'exercise = "EX-12-02"'), "the file is EX-13-02's"),
         (("points = 1.0", "points = 0"), "positive number"),
         (("points = 1.0", "weight = 1.0"), "lacks ['points']"),
-        (('id = "sqlite_loser"', 'contradicts = [["x"]]\nid = "sqlite_loser"'), "reserved"),
+        (('id = "sqlite_loser"', 'contradicts = [[]]\nid = "sqlite_loser"'), "at least one term"),
+        (("UNIQUE = ['唯一约束', '唯一索引', '唯一键', '主键冲突', ", "UNIQUE = ["), "a Chinese word"),
+        (("UNIQUE = [", "UNIQUE = 'unique|唯一' #"), "must be an array"),
         (("'sqlite',", "'${SQLITE}',"), "${SQLITE}, which no fragment above defines"),
         (('sections = ["databases"]', 'sections = ["database"]'), "names no [[sections]]"),
         (("summary = { zh =", "summary = { fr ="), "zh = '...', en = '...'"),
@@ -116,9 +119,16 @@ def test_a_malformed_key_is_refused_with_what_to_fix(
 
 def test_the_format_documented_in_the_loader_is_the_format_it_reads() -> None:
     doc = module.__doc__ or ""
-    block = doc.partition("::\n\n")[2].partition("\n\nA concept")[0]
-    example = "\n".join(line.removeprefix("    ") for line in block.splitlines())
+    block, _, rest = doc.partition("::\n\n")[2].partition("\n\nClaims by polarity")
+    synonyms = rest.partition("::\n\n")[2].partition("\n\nSynonyms are")[0]
+    example = "\n".join(line.removeprefix("    ") for line in (block + "\n" + synonyms).splitlines())
+    example = example.replace("'hot${GAP}water|热水'", "'hot${GAP}water|热水', '${KETTLE}'")
     key = module._parse(tomllib.loads(example), "EX-99-02")
     assert [c.name for c in key.concepts] == ["tea_needs_hot_water"]
-    assert key.concepts[0].alternatives[0] == ("tea|茶", "hot.{0,10}water|热水")
+    assert key.concepts[0].alternatives[0] == (
+        "tea|茶",
+        "hot.{0,10}water|热水",
+        "(?:kettle|boiler|水壶|烧水壶)",
+    )
+    assert key.concepts[0].contradicts == (("tea|茶", "cold.{0,10}water|冷水"),)
     assert key.texts["rubric.section.EX-99-02.why"]["en"] == 'section "why"'

@@ -27,7 +27,9 @@ def test_bounded_patterns_pass(pattern: str) -> None:
 def test_every_rubric_term_and_heading_is_bounded(exercise_id: str) -> None:
     spec = get_exercise(exercise_id)
     assert isinstance(spec, ProseExercise)
-    terms = [t for c in spec.concepts for alternative in c.alternatives for t in alternative]
+    claims = [a for c in spec.concepts for a in (*c.alternatives, *c.contradicts)]
+    terms = [t for alternative in claims for t in alternative]
+    assert any(c.contradicts for c in spec.concepts)  # every prose exercise judges polarity
     for pattern in [*terms, *(section.heading for section in spec.sections)]:
         lint(pattern)
         assert compiled(pattern, "re") is not None
