@@ -8,6 +8,7 @@ Exit codes of ``grader`` (every command, ``grader --help`` shows this block)::
        unreadable or linked file, syntax error (with its line), broken notebook or
        solution marker, unknown or unavailable isolation mode
     3  internal grader error (a bug or a broken installation: please report it)
+    130  interrupted (Ctrl-C or SIGTERM): what was recorded stays; run it again to finish
 
 Exception hierarchy (each class carries its exit code)::
 
@@ -21,8 +22,9 @@ Exception hierarchy (each class carries its exit code)::
     │       ├── UnsupportedSubmission   wrong file type for this exercise
     │       ├── StudentSyntaxError      the code does not compile (names the line)
     │       └── InvalidNotebook         not a valid .ipynb document
-    └── InternalError                   exit 3: a bug or a broken installation; please report
-        └── RunnerFailure               the sandbox could not run the code at all
+    ├── InternalError                   exit 3: a bug or a broken installation; please report
+    │   └── RunnerFailure               the sandbox could not run the code at all
+    └── Interrupted                     exit 130: a batch stopped by Ctrl-C / SIGTERM
 
 A verdict is not an exception: a report's status gives 0 (passed, needs_review) or 1
 (failed), see ``exit_code_for``. Each error carries a catalogue message id and its
@@ -37,6 +39,7 @@ EXIT_PASSED = 0
 EXIT_FAILED = 1
 EXIT_USAGE = 2
 EXIT_INTERNAL = 3
+EXIT_INTERRUPTED = 130
 
 #: The exit-code block of this module's docstring, for ``--help`` texts.
 EXIT_CODES = "exit codes:\n" + (__doc__ or "").partition("::\n\n")[2].partition("\n\n")[0]
@@ -113,3 +116,8 @@ class InternalError(GraderError):
 
 class RunnerFailure(InternalError):
     message_id = "error.runner"
+
+
+class Interrupted(GraderError):
+    exit_code = EXIT_INTERRUPTED
+    message_id = "error.interrupted"

@@ -67,7 +67,7 @@ def run_student(
     db_url: str, run_id: str, student: str, path: str, kind: str, plan_json: dict[str, Any]
 ) -> None:
     """Grade one student in this worker process and note it finished for ``run_id``."""
-    from grader.instructor.batch.layout import StudentSource
+    from grader.instructor.batch.layout import SourceKind, StudentSource
     from grader.instructor.batch.plan import BatchPlan
     from grader.instructor.batch.student import grade_student
 
@@ -77,7 +77,8 @@ def run_student(
     if db_url and book.files:
         hide = (*hide, *book.files)
     plan = BatchPlan(plan.exercises, plan.fingerprints, plan.weak, tuple(dict.fromkeys(hide)))
-    source = StudentSource(student, Path(path), "zip" if kind == "zip" else "folder")
+    chosen: SourceKind = "zip" if kind == "zip" else "clash" if kind == "clash" else "folder"
+    source = StudentSource(student, Path(path), chosen)
     outcome = grade_student(source, plan, book, scratch)
     book.finish_task(run_id, student, outcome.to_json())
 

@@ -6,6 +6,8 @@
         EX-11-02/answer.md
       bob.zip                           a zip whose root holds the same EX-NN-MM/ folders
 
+A folder and a zip with the same id are neither graded: that student is a ``clash`` source,
+recorded as an ``error`` row per exercise saying so (the instructor keeps one of the two).
 Listing the folder reads names and ``lstat`` only: the master process that calls this never
 opens a submission. Anything that is not a valid student folder or zip is reported once, by
 name, and skipped (a symbolic link included: it is neither).
@@ -33,11 +35,14 @@ def valid_student_id(text: str) -> bool:
     return STUDENT_ID.fullmatch(text) is not None
 
 
+SourceKind = Literal["folder", "zip", "clash"]
+
+
 @dataclass(frozen=True)
 class StudentSource:
     student: str
     path: Path
-    kind: Literal["folder", "zip"]
+    kind: SourceKind
 
 
 @dataclass(frozen=True)
@@ -59,8 +64,10 @@ def discover(folder: Path) -> Discovery:
     skipped: list[str] = []
     for entry in sorted(os.scandir(folder), key=lambda e: e.name):
         source = _source(Path(entry.path), entry.name, entry.is_dir(follow_symlinks=False))
-        if source is None or source.student in found:
+        if source is None:
             skipped.append(entry.name)
+        elif source.student in found:  # a folder and a zip of one id: refuse both
+            found[source.student] = StudentSource(source.student, folder, "clash")
         else:
             found[source.student] = source
     return Discovery(tuple(found[key] for key in sorted(found)), tuple(skipped))

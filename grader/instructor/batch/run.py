@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from grader.errors import InternalError, UsageError
+from grader.errors import InternalError, Interrupted, UsageError
+from grader.instructor.batch.interrupt import Killed, StopRequest, stop_on_signals
 from grader.instructor.batch.layout import Discovery, discover
 from grader.instructor.batch.plan import (
     BatchPlan,
@@ -105,11 +106,36 @@ def grade_class(
                 hide=hidden_for(folder, scratch, book),
             )
             db_url = book.url.render_as_string(hide_password=False)
-            outcomes = _dispatch(options, discovery, plan, db_url, scratch, progress, note)
+            with stop_on_signals() as stop:
+                try:
+                    outcomes = _dispatch(
+                        options, discovery, plan, db_url, scratch, progress, note, book, stop
+                    )
+                except Killed:
+                    outcomes = None
         finally:
             shutil.rmtree(scratch, ignore_errors=True)
+        if outcomes is None or stop.requested:
+            _interrupted(book, discovery, exercises, killed=outcomes is None)
         _check_complete(book, discovery, exercises)
+    assert outcomes is not None
     return GradeRun(summarize(outcomes, time.perf_counter() - started), discovery, weak)
+
+
+def _interrupted(
+    book: Gradebook, discovery: Discovery, exercises: Sequence[str], *, killed: bool
+) -> None:
+    """Exit 130, saying how many (student, exercise) pairs now have a row and how many a
+    re-run will grade."""
+    have = {(r.student, r.exercise) for r in book.results()}
+    wanted = {(s.student, e) for s in discovery.students for e in exercises}
+    recorded = len(wanted & have)
+    raise Interrupted(
+        "batch.killed" if killed else "batch.interrupted",
+        recorded=recorded,
+        total=len(wanted),
+        remaining=len(wanted) - recorded,
+    )
 
 
 def _dispatch(
@@ -120,6 +146,8 @@ def _dispatch(
     scratch: Path,
     progress: Callable[[int], Bar],
     note: Callable[[str, dict[str, str | int]], None],
+    book: Gradebook,
+    stop: StopRequest,
 ) -> list[StudentOutcome]:
     total = len(discovery.students) * len(plan.exercises)
     bar = progress(total)
@@ -139,8 +167,10 @@ def _dispatch(
                 wait_timeout=options.wait_timeout,
                 on_done=done,
                 note=note,
+                stop=stop,
             )
         from grader.instructor.batch.pool import grade_locally
+        from grader.instructor.batch.student import record_failure
 
         return grade_locally(
             discovery.students,
@@ -149,6 +179,8 @@ def _dispatch(
             scratch=scratch,
             jobs=options.jobs or default_jobs(),
             on_done=done,
+            on_failed=lambda source, error: record_failure(source.student, plan, book, error),
+            stop=stop,
         )
 
 
