@@ -39,6 +39,11 @@ COMMAND_NAMES = (
 )
 
 
+#: Commands run by the course staff: an internal error there is not "report it to the staff".
+STUDENT_COMMANDS = frozenset({"check", "list", "submit"})
+_STAFF_WORDED = frozenset({"error.internal", "error.runner"})
+
+
 def commands() -> tuple[ModuleType, ...]:
     import importlib
 
@@ -90,13 +95,24 @@ def _main(argv: Sequence[str]) -> int:
         code: int = args.run(args, lang, as_json)
         return code
     except GraderError as error:
-        return report_error(error, lang, as_json, exercise)
+        return report_error(_addressed(error, args.command), lang, as_json, exercise)
     except KeyboardInterrupt:
         emit(render_message("error.interrupted", {}, lang), sys.stderr)
         return 130
     except Exception as error:  # the last line of defence: never a traceback
         detail = f"{type(error).__name__}: {error}"[:300]
-        return report_error(InternalError(detail=detail), lang, as_json, exercise)
+        internal = _addressed(InternalError(detail=detail), args.command)
+        return report_error(internal, lang, as_json, exercise)
+
+
+def _addressed(error: GraderError, command: str) -> GraderError:
+    """An internal error in an instructor's command, in words for the instructor."""
+    from grader.errors import InternalError
+
+    instructor = command not in STUDENT_COMMANDS
+    if instructor and isinstance(error, InternalError) and error.message_id in _STAFF_WORDED:
+        return InternalError("error.internal_instructor", **error.params)
+    return error
 
 
 def report_error(error: GraderError, lang: str, as_json: bool, exercise: str | None) -> int:

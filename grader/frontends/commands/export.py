@@ -26,7 +26,7 @@ def run(args: argparse.Namespace, lang: str, as_json: bool) -> int:
     from grader.instructor.gradebook import Gradebook
     from grader.instructor.gradebook.export import awaiting_review, to_csv, to_json
 
-    with Gradebook(args.db) as book:
+    with Gradebook(args.db, must_exist=True) as book:
         results = book.results()
     if args.format == "csv":
         text = to_csv(results)

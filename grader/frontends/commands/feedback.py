@@ -26,7 +26,7 @@ def run(args: argparse.Namespace, lang: str, as_json: bool) -> int:
     from grader.instructor.feedback import feedback_html
     from grader.instructor.gradebook import Gradebook, ResultView
 
-    with Gradebook(args.db) as book:
+    with Gradebook(args.db, must_exist=True) as book:
         results = book.results()
     per_student: dict[str, list[ResultView]] = defaultdict(list)
     for result in results:

@@ -25,6 +25,9 @@ from typing import Literal
 from grader.errors import UsageError
 from grader.judge.exercises.spec import Exercise
 
+EXERCISE_FOLDER = re.compile(r"^EX-\d{2}-\d{2}$")
+#: Entries of a course tree (the course copy given instead of SUBMISSIONS).
+COURSE_MARKERS = ("exercises", "grader", "lessons", "pyproject.toml", "src")
 STUDENT_ID = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9._-]{0,63}$")
 ZIP_SUFFIX = ".zip"
 NOTEBOOK_SUFFIX = ".ipynb"
@@ -71,6 +74,22 @@ def discover(folder: Path) -> Discovery:
         else:
             found[source.student] = source
     return Discovery(tuple(found[key] for key in sorted(found)), tuple(skipped))
+
+
+def not_a_class(folder: Path) -> UsageError | None:
+    """Why ``folder`` is not a class (the error to raise), or None: it holds exercise
+    folders (one student's folder given instead of SUBMISSIONS), or it is a course tree
+    (``pyproject.toml``, or two of ``exercises/``, ``grader/``, ``lessons/``, ``src/``)."""
+    names = sorted(entry.name for entry in os.scandir(folder))
+    exercises = [name for name in names if EXERCISE_FOLDER.fullmatch(name)]
+    if exercises:
+        return UsageError(
+            "error.not_a_class_student", path=str(folder), found=", ".join(exercises[:4])
+        )
+    markers = [name for name in names if name in COURSE_MARKERS]
+    if "pyproject.toml" in markers or len(markers) >= 2:
+        return UsageError("error.not_a_class_course", path=str(folder), found=", ".join(markers))
+    return None
 
 
 def _source(path: Path, name: str, is_dir: bool) -> StudentSource | None:

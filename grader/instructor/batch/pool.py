@@ -95,20 +95,27 @@ def grade_locally(
         on_done(outcome)
 
     while pending and not stop.requested:
+        # after a worker died, each student then in flight runs alone: the one whose own
+        # code kills its worker is found, and the others are not blamed for it
+        suspect = next((s for s in pending if tries[s.student]), None)
+        batch = [suspect] if suspect else pending
+        rest = [s for s in pending if s is not suspect] if suspect else []
+        width = max(1, min(jobs, len(batch)))
         executor = ProcessPoolExecutor(
-            max_workers=max(1, min(jobs, len(pending))),
+            max_workers=width,
             mp_context=context,
             initializer=_init_worker,
             initargs=(db_url, str(scratch)),
         )
         stop.kill = functools.partial(_kill_workers, executor)
         try:
-            pending = _drive(executor, pending, plan, jobs, tries, finish, on_failed, stop)
+            again = _drive(executor, batch, plan, width, tries, finish, on_failed, stop)
         finally:
             stop.kill = lambda: None
             if stop.requested:
                 _kill_workers(executor)
             executor.shutdown(wait=not stop.requested, cancel_futures=True)
+        pending = again + rest
     return outcomes
 
 

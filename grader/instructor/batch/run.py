@@ -14,7 +14,7 @@ from typing import Protocol
 
 from grader.errors import InternalError, Interrupted, UsageError
 from grader.instructor.batch.interrupt import Killed, StopRequest, stop_on_signals
-from grader.instructor.batch.layout import Discovery, discover
+from grader.instructor.batch.layout import Discovery, discover, not_a_class
 from grader.instructor.batch.plan import (
     BatchPlan,
     StudentOutcome,
@@ -43,6 +43,8 @@ class GradeOptions:
     exercises: Sequence[str] = ()
     allow_weak_isolation: bool = False
     wait_timeout: float = 600.0
+    #: Grade a folder even when it looks like one student's folder or a course tree.
+    force: bool = False
 
 
 @dataclass(frozen=True)
@@ -68,6 +70,36 @@ def hidden_for(folder: Path, scratch: Path, book: Gradebook) -> tuple[str, ...]:
     return tuple(dict.fromkeys(str(path) for path in paths))
 
 
+def discover_class(options: GradeOptions) -> Discovery:
+    """The class in ``options.submissions``; a folder that is not a class is refused (exit
+    2, saying what it looks like) unless ``options.force``."""
+    folder = options.submissions.absolute()
+    discovery = discover(folder)  # a missing folder: exit 2 first
+    refusal = None if options.force else not_a_class(folder)
+    if refusal is not None:
+        raise refusal
+    return discovery
+
+
+@dataclass(frozen=True)
+class PlannedEntry:
+    #: "grade" (a folder or a zip), "refuse" (a folder and a zip of one id), "skip"
+    action: str
+    name: str
+    kind: str
+
+
+def dry_run(options: GradeOptions) -> list[PlannedEntry]:
+    """What ``grade`` would grade, refuse and skip; opens no gradebook, writes nothing."""
+    discovery = discover_class(options)
+    chosen_exercises(options.exercises)  # an unknown --exercise is an error here too
+    planned = [
+        PlannedEntry("refuse" if s.kind == "clash" else "grade", s.student, s.kind)
+        for s in discovery.students
+    ]
+    return planned + [PlannedEntry("skip", name, "") for name in discovery.skipped]
+
+
 def grade_class(
     options: GradeOptions,
     *,
@@ -79,7 +111,7 @@ def grade_class(
     from grader.instructor.batch.sessions import isolation_available, verdict_fingerprint
 
     folder = options.submissions.absolute()
-    discovery = discover(folder)
+    discovery = discover_class(options)
     for name in discovery.skipped:
         note("batch.skipped_entry", {"name": name})
     exercises = chosen_exercises(options.exercises)

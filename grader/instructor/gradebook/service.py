@@ -45,11 +45,20 @@ def default_reviewer() -> str:
 class Gradebook:
     """``with Gradebook(url) as book: ...`` (``url`` None: ``$GRADER_DB_URL`` or the default)."""
 
-    def __init__(self, url: str | None = None) -> None:
-        from grader.instructor.gradebook.migrate import upgrade
+    def __init__(self, url: str | None = None, *, must_exist: bool = False) -> None:
+        """Open (creating and migrating) the gradebook at ``url``; ``must_exist`` for
+        read-only commands: a path that does not exist is refused, not created. A database
+        the grader did not make is refused before anything is written (``guard``)."""
+        from grader.instructor.gradebook.guard import check_gradebook
+        from grader.instructor.gradebook.migrate import known_revisions, upgrade
 
         self.url = resolve_url(url)
         self.engine = create_gradebook_engine(self.url)
+        try:
+            check_gradebook(self.url, self.engine, known_revisions(), must_exist=must_exist)
+        except UsageError:
+            self.engine.dispose()
+            raise
         try:
             upgrade(self.engine)
         except OperationalError as error:
