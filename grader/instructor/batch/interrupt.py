@@ -19,7 +19,7 @@ from types import FrameType
 
 SIGNALS = (signal.SIGINT, signal.SIGTERM)
 #: How long the runs in flight may go on after the first signal before they are cancelled.
-GRACE_SECONDS = 3.0
+GRACE_SECONDS = 2.0
 
 
 class Killed(BaseException):
@@ -32,6 +32,8 @@ class StopRequest:
     def __init__(self) -> None:
         self._event = threading.Event()
         self.kill: Callable[[], None] = lambda: None
+        #: Said once, on the first signal (what happens now, and that a second one kills).
+        self.announce: Callable[[], None] = lambda: None
 
     @property
     def requested(self) -> bool:
@@ -55,6 +57,7 @@ def stop_on_signals() -> Iterator[StopRequest]:
             stop.kill()
             raise Killed
         stop.request()
+        stop.announce()
 
     previous = {number: signal.signal(number, handler) for number in SIGNALS}
     try:

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Protocol
 
 from grader.errors import InternalError, Interrupted, UsageError
-from grader.instructor.batch.interrupt import Killed, StopRequest, stop_on_signals
+from grader.instructor.batch.interrupt import GRACE_SECONDS, Killed, StopRequest, stop_on_signals
 from grader.instructor.batch.layout import Discovery, discover, not_a_class
 from grader.instructor.batch.plan import (
     BatchPlan,
@@ -139,6 +139,7 @@ def grade_class(
             )
             db_url = book.url.render_as_string(hide_password=False)
             with stop_on_signals() as stop:
+                stop.announce = lambda: note("batch.stopping", {"seconds": round(GRACE_SECONDS)})
                 try:
                     outcomes = _dispatch(
                         options, discovery, plan, db_url, scratch, progress, note, book, stop
@@ -159,7 +160,7 @@ def _interrupted(
 ) -> None:
     """Exit 130, saying how many (student, exercise) pairs now have a row and how many a
     re-run will grade."""
-    have = {(r.student, r.exercise) for r in book.results()}
+    have = book.current_keys()
     wanted = {(s.student, e) for s in discovery.students for e in exercises}
     recorded = len(wanted & have)
     raise Interrupted(
@@ -218,7 +219,7 @@ def _dispatch(
 
 def _check_complete(book: Gradebook, discovery: Discovery, exercises: Sequence[str]) -> None:
     """Every (student, exercise) must now have a current row; else an internal error."""
-    have = {(r.student, r.exercise) for r in book.results()}
+    have = book.current_keys()
     gaps = [
         f"{source.student}/{exercise}"
         for source in discovery.students

@@ -80,6 +80,12 @@ class Gradebook:
         self.engine.dispose()
 
     @property
+    def sessions(self) -> sessionmaker[Session]:
+        """Short transactions for the term's stores (``term_store``): roster, receipts,
+        extensions, runs."""
+        return self._sessions
+
+    @property
     def files(self) -> tuple[str, ...]:
         """The gradebook's own files (SQLite), for the sandbox to hide from every run."""
         return tuple(str(path) for path in database_files(self.url))
@@ -163,6 +169,12 @@ class Gradebook:
     def result(self, student: str, exercise: str) -> ResultView | None:
         found = self.results(student=student, exercise=exercise)
         return found[0] if found else None
+
+    def current_keys(self) -> set[tuple[str, str]]:
+        """Every (student, exercise) that has a current result (a cheap query: no checks)."""
+        with self._sessions() as session:
+            rows = session.execute(select(CurrentResult.student, CurrentResult.exercise))
+            return {(student, exercise) for student, exercise in rows}
 
     def students(self) -> list[str]:
         with self._sessions() as session:
