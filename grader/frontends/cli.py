@@ -38,6 +38,7 @@ COMMAND_NAMES = (
     "review",
     "release",
     "roster",
+    "extend",
 )
 
 

@@ -65,6 +65,24 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="grade the folder even if it looks like one student's folder or a course copy",
     )
     parser.add_argument(
+        "--received-at",
+        type=Path,
+        metavar="FILE.csv",
+        help="when work arrived: student,exercise,time rows (exercise 'all' for every one);"
+        " default: each file's modification time in SUBMISSIONS (the collection time)",
+    )
+    parser.add_argument(
+        "--course",
+        type=Path,
+        metavar="course.toml",
+        help="due dates and late policy (default: course.toml at the course root, if any)",
+    )
+    parser.add_argument(
+        "--roster-only",
+        action="store_true",
+        help="grade only students on the roster (grader roster import); report the others",
+    )
+    parser.add_argument(
         "--dry-run",
         action="store_true",
         help="list what would be graded, refused and skipped; write nothing",
@@ -94,6 +112,9 @@ def run(args: argparse.Namespace, lang: str, as_json: bool) -> int:
         allow_weak_isolation=args.allow_weak_isolation,
         wait_timeout=args.wait_timeout,
         force=args.force,
+        roster_only=args.roster_only,
+        received_at=args.received_at,
+        course=args.course,
     )
     if args.dry_run:
         return _print_dry_run(dry_run(options), lang, as_json)

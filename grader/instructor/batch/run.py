@@ -23,6 +23,8 @@ from grader.instructor.batch.plan import (
     summarize,
 )
 from grader.instructor.gradebook import Gradebook
+from grader.instructor.term.deadlines import load_settings, settings_path
+from grader.instructor.term.receiving import read_received_at, receive, refresh_lateness
 from grader.judge.exercises import exercise_ids, get_exercise
 
 OFFICIAL = "namespaces"
@@ -45,6 +47,12 @@ class GradeOptions:
     wait_timeout: float = 600.0
     #: Grade a folder even when it looks like one student's folder or a course tree.
     force: bool = False
+    #: Grade only the students on the roster (others are reported and skipped).
+    roster_only: bool = False
+    #: ``--received-at FILE.csv``; None: the files' modification times.
+    received_at: Path | None = None
+    #: ``--course course.toml``; None: the one at the course root, if any.
+    course: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -115,8 +123,15 @@ def grade_class(
     for name in discovery.skipped:
         note("batch.skipped_entry", {"name": name})
     exercises = chosen_exercises(options.exercises)
+    settings = load_settings(settings_path(options.course))  # refused before any write
+    given = (
+        {}
+        if options.received_at is None
+        else read_received_at(options.received_at, settings.timezone)
+    )
     started = time.perf_counter()
     with Gradebook(options.db_url) as book:
+        discovery = _against_roster(book, discovery, options.roster_only, note)
         mode = isolation_available()
         weak = mode != OFFICIAL
         if weak and not options.allow_weak_isolation:
@@ -151,8 +166,46 @@ def grade_class(
         if outcomes is None or stop.requested:
             _interrupted(book, discovery, exercises, killed=outcomes is None)
         _check_complete(book, discovery, exercises)
+        receive(book, discovery.students, exercises, given)
+        late = refresh_lateness(book, settings)
+        if late:
+            note("batch.late", {"count": late})
     assert outcomes is not None
     return GradeRun(summarize(outcomes, time.perf_counter() - started), discovery, weak)
+
+
+def _against_roster(
+    book: Gradebook,
+    discovery: Discovery,
+    roster_only: bool,
+    note: Callable[[str, dict[str, str | int]], None],
+) -> Discovery:
+    """Say which submissions are not on the roster and which roster students handed in
+    nothing; with ``roster_only``, keep only roster students. No roster: unchanged."""
+    from grader.instructor.term.store import roster
+
+    listed = {student.student for student in roster(book)}
+    if not listed:
+        if roster_only:
+            raise UsageError("error.no_roster")
+        return discovery
+    found = {source.student for source in discovery.students}
+    strangers = sorted(found - listed)
+    absent = sorted(listed - found)
+    if strangers:
+        message = "batch.off_roster_skipped" if roster_only else "batch.off_roster"
+        note(message, {"count": len(strangers), "students": _names(strangers)})
+    if absent:
+        note("batch.no_submission", {"count": len(absent), "students": _names(absent)})
+    if not roster_only:
+        return discovery
+    kept = tuple(source for source in discovery.students if source.student in listed)
+    return Discovery(kept, discovery.skipped)
+
+
+def _names(students: Sequence[str], shown: int = 30) -> str:
+    more = f" (+{len(students) - shown})" if len(students) > shown else ""
+    return ", ".join(students[:shown]) + more
 
 
 def _interrupted(

@@ -10,7 +10,13 @@ from datetime import UTC, datetime
 from sqlalchemy import delete, select
 
 from grader.instructor.gradebook import Gradebook
-from grader.instructor.gradebook.models import Extension, Receipt, RosterEntry
+from grader.instructor.gradebook.models import (
+    CurrentResult,
+    Extension,
+    Grading,
+    Receipt,
+    RosterEntry,
+)
 from grader.instructor.term.roster import FIELDS, Student
 
 
@@ -129,6 +135,20 @@ def revoke_extension(book: Gradebook, student: str, exercise: str) -> bool:
             delete(Extension).where(Extension.student == student, Extension.exercise == exercise)
         )
         return bool(getattr(done, "rowcount", 0))
+
+
+def current_contents(book: Gradebook) -> list[tuple[str, str, str, str, str | None]]:
+    """(student, exercise, content sha256, status, file name) of every current result: a
+    light query (no checks, no content)."""
+    query = select(
+        CurrentResult.student,
+        CurrentResult.exercise,
+        Grading.content_sha256,
+        Grading.status,
+        Grading.file_name,
+    ).join(Grading, Grading.id == CurrentResult.grading_id)
+    with book.sessions() as session:
+        return [tuple(row) for row in session.execute(query)]  # type: ignore[misc]
 
 
 def _aware(moment: datetime) -> datetime:
