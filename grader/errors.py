@@ -3,7 +3,8 @@
 Exit codes of ``grader`` (every command, ``grader --help`` shows this block)::
 
     0  every check passed, or a prose answer is awaiting instructor review
-    1  some check failed (an untouched starter is "not started": failed)
+    1  some check failed (an untouched starter is "not started": failed); submit --verify:
+       the manifest names another student or other exercises than the zip holds
     2  usage or input error: unknown exercise (the closest id is suggested), missing,
        unreadable or linked file, syntax error (with its line), broken notebook or
        solution marker, unknown or unavailable isolation mode
@@ -22,6 +23,7 @@ Exception hierarchy (each class carries its exit code)::
     │       ├── UnsupportedSubmission   wrong file type for this exercise
     │       ├── StudentSyntaxError      the code does not compile (names the line)
     │       └── InvalidNotebook         not a valid .ipynb document
+    ├── VerifyRefused                   exit 1: submit --verify found a manifest that lies
     ├── InternalError                   exit 3: a bug or a broken installation; please report
     │   └── RunnerFailure               the sandbox could not run the code at all
     └── Interrupted                     exit 130: a batch stopped by Ctrl-C / SIGTERM
@@ -121,3 +123,8 @@ class RunnerFailure(InternalError):
 class Interrupted(GraderError):
     exit_code = EXIT_INTERRUPTED
     message_id = "error.interrupted"
+
+
+class VerifyRefused(GraderError):
+    exit_code = EXIT_FAILED
+    message_id = "submit.manifest_other_student"

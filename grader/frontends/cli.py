@@ -39,6 +39,7 @@ COMMAND_NAMES = (
     "release",
     "roster",
     "extend",
+    "integrity",
 )
 
 

@@ -65,8 +65,9 @@ def read_archive(path: Path) -> bytes:
     return data
 
 
-def extract(data: bytes, name: str, destination: Path) -> None:
-    """Unpack the zip ``data`` (named ``name`` in messages) into the empty ``destination``."""
+def extract(data: bytes, name: str, destination: Path) -> str | None:
+    """Unpack the zip ``data`` (named ``name`` in messages) into the empty ``destination``;
+    the student its manifest names (None without a manifest)."""
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
         entries = archive.infolist()
@@ -88,7 +89,7 @@ def extract(data: bytes, name: str, destination: Path) -> None:
                 ) from None
             hashes["/".join(parts)], written = _inflate(archive, info, target, budget, name)
             budget -= written
-        _check_manifest(destination, hashes, name)
+        return _check_manifest(destination, hashes, name)
 
 
 def _validated(
@@ -190,11 +191,11 @@ def _inflate(
     return digest.hexdigest(), written
 
 
-def _check_manifest(destination: Path, hashes: dict[str, str], name: str) -> None:
+def _check_manifest(destination: Path, hashes: dict[str, str], name: str) -> str | None:
     """When the zip has a manifest (``grader submit`` writes one), every file it lists must
     be there with that sha256, and every other file must be listed."""
     if MANIFEST not in hashes:
-        return
+        return None
     try:
         manifest = json.loads((destination / MANIFEST).read_text(encoding="utf-8"))
         listed = manifest["files"]
@@ -210,3 +211,5 @@ def _check_manifest(destination: Path, hashes: dict[str, str], name: str) -> Non
     for path in sorted(set(actual) | set(listed)):
         if actual.get(path) != listed.get(path):
             raise ArchiveProblem("batch.manifest_mismatch", archive=name, entry=path[:200])
+    student = manifest.get("student")
+    return str(student)[:64] if student is not None else None

@@ -64,14 +64,22 @@ class ExerciseOutcome:
 class StudentOutcome:
     student: str
     results: tuple[ExerciseOutcome, ...]
+    #: The student a zip's manifest names, when it is not the zip's own name (a zip
+    #: copied from another student, or a forged manifest); flagged by grade and integrity.
+    manifest_student: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"student": self.student, "results": [asdict(r) for r in self.results]}
+        return {
+            "student": self.student,
+            "results": [asdict(r) for r in self.results],
+            "manifest_student": self.manifest_student,
+        }
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> StudentOutcome:
         results = tuple(ExerciseOutcome(**item) for item in data.get("results", ()))
-        return cls(str(data.get("student", "")), results)
+        claimed = data.get("manifest_student")
+        return cls(str(data.get("student", "")), results, None if claimed is None else str(claimed))
 
 
 SUMMARY_FIELDS = (

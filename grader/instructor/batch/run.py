@@ -166,7 +166,11 @@ def grade_class(
         if outcomes is None or stop.requested:
             _interrupted(book, discovery, exercises, killed=outcomes is None)
         _check_complete(book, discovery, exercises)
-        receive(book, discovery.students, exercises, given)
+        claimed = {o.student: o.manifest_student for o in outcomes or () if o.manifest_student}
+        if claimed:
+            shown = ", ".join(f"{s} -> {c}" for s, c in sorted(claimed.items()))
+            note("batch.manifest_other_student", {"count": len(claimed), "pairs": shown})
+        receive(book, discovery.students, exercises, given, claimed)
         late = refresh_lateness(book, settings)
         if late:
             note("batch.late", {"count": late})

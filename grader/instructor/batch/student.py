@@ -88,11 +88,14 @@ def _grade_source(
         try:
             data = read_archive(source.path)
             digest = hashlib.sha256(data).hexdigest()
-            extract(data, source.path.name, unpacked)
+            claimed = extract(data, source.path.name, unpacked)
         except ArchiveProblem as problem:
             digest = _problem_digest(problem.message_id, problem.params)
             return _all_errors(source.student, exercises, plan, book, digest, problem)
-        return _grade_tree(source.student, unpacked, exercises, plan, book)
+        outcome = _grade_tree(source.student, unpacked, exercises, plan, book)
+        if claimed is not None and claimed != source.student:
+            return StudentOutcome(outcome.student, outcome.results, manifest_student=claimed)
+        return outcome
     finally:
         shutil.rmtree(unpacked, ignore_errors=True)
 

@@ -223,6 +223,8 @@ class Receipt(Base):
     #: Seconds after ``due_at`` (0 when on time), and the penalty (a share, 0..1).
     late_by_seconds: Mapped[float] = mapped_column(Float, default=0.0)
     penalty: Mapped[float] = mapped_column(Float, default=0.0)
+    #: The student the zip's manifest names when it is not the zip's own name.
+    manifest_student: Mapped[str | None] = mapped_column(String(STUDENT_ID_LENGTH))
 
 
 class Extension(Base):

@@ -83,8 +83,10 @@ def receive(
     sources: Sequence[StudentSource],
     exercises: Sequence[str],
     given: Mapping[tuple[str, str], datetime],
+    claimed: dict[str, str] | None = None,
 ) -> int:
-    """Record a received time for every current content of this run not received yet."""
+    """Record a received time for every current content of this run not received yet
+    (``claimed``: student -> the other student their manifest names, kept with it)."""
     by_student = {source.student: source for source in sources}
     wanted = set(exercises)
     rows = []
@@ -99,7 +101,7 @@ def receive(
         moment = _mtime(source, exercise, file_name)
         if moment is not None:
             rows.append((student, exercise, sha, moment, "mtime"))
-    return record_receipts(book, rows)
+    return record_receipts(book, rows, claimed)
 
 
 def refresh_lateness(book: Gradebook, settings: CourseSettings) -> int:

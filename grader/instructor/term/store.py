@@ -54,6 +54,7 @@ class ReceiptView:
     due_at: datetime | None
     late_by_seconds: float
     penalty: float
+    manifest_student: str | None = None
 
 
 def receipts(book: Gradebook) -> dict[tuple[str, str, str], ReceiptView]:
@@ -62,14 +63,20 @@ def receipts(book: Gradebook) -> dict[tuple[str, str, str], ReceiptView]:
         return {
             (r.student, r.exercise, r.content_sha256): ReceiptView(
                 _aware(r.received_at), r.source, _aware(r.due_at) if r.due_at else None,
-                r.late_by_seconds, r.penalty,
+                r.late_by_seconds, r.penalty, r.manifest_student,
             )
             for r in session.scalars(select(Receipt))
         }  # fmt: skip
 
 
-def record_receipts(book: Gradebook, rows: Iterable[tuple[str, str, str, datetime, str]]) -> int:
-    """Receipts for contents not yet received (a received time is never changed)."""
+def record_receipts(
+    book: Gradebook,
+    rows: Iterable[tuple[str, str, str, datetime, str]],
+    claimed: dict[str, str] | None = None,
+) -> int:
+    """Receipts for contents not yet received (a received time is never changed);
+    ``claimed``: student -> the other student their zip's manifest names."""
+    claimed = claimed or {}
     have = set(receipts(book))
     added = 0
     with book.sessions.begin() as session:
@@ -81,7 +88,7 @@ def record_receipts(book: Gradebook, rows: Iterable[tuple[str, str, str, datetim
                 Receipt(
                     student=student, exercise=exercise, content_sha256=sha,
                     received_at=received_at, source=source, due_at=None,
-                    late_by_seconds=0.0, penalty=0.0,
+                    late_by_seconds=0.0, penalty=0.0, manifest_student=claimed.get(student),
                 )
             )  # fmt: skip
             added += 1

@@ -43,6 +43,7 @@ def upgrade() -> None:
         sa.Column("due_at", TZ, nullable=True),
         sa.Column("late_by_seconds", sa.Float(), nullable=False),
         sa.Column("penalty", sa.Float(), nullable=False),
+        sa.Column("manifest_student", sa.String(64), nullable=True),
         sa.PrimaryKeyConstraint("student", "exercise", "content_sha256", name="pk_receipts"),
     )
     op.create_table(
