@@ -7,8 +7,12 @@ Exit codes of ``grader`` (every command, ``grader --help`` shows this block)::
        the manifest names another student or other exercises than the zip holds
     2  usage or input error: unknown exercise (the closest id is suggested), missing,
        unreadable or linked file, syntax error (with its line), broken notebook or
-       solution marker, unknown or unavailable isolation mode
-    3  internal grader error (a bug or a broken installation: please report it)
+       solution marker, unknown or unavailable isolation mode; instructor commands: a
+       folder that is not a class (grade --force), a gradebook the grader did not create
+       or (read-only commands) that does not exist, a bad roster, course.toml, received-at
+       file, time or column mapping
+    3  internal grader error (a bug or a broken installation: please report it); grade
+       never exits 3 for one student's submission, which gets an error row instead
     130  interrupted (Ctrl-C or SIGTERM): what was recorded stays; run it again to finish
 
 Exception hierarchy (each class carries its exit code)::

@@ -87,7 +87,7 @@ def record_receipts(
             session.add(
                 Receipt(
                     student=student, exercise=exercise, content_sha256=sha,
-                    received_at=received_at, source=source, due_at=None,
+                    received_at=_utc(received_at), source=source, due_at=None,
                     late_by_seconds=0.0, penalty=0.0, manifest_student=claimed.get(student),
                 )
             )  # fmt: skip
@@ -103,7 +103,8 @@ def set_lateness(
         for row in session.scalars(select(Receipt)):
             found = values.get((row.student, row.exercise, row.content_sha256))
             if found is not None:
-                row.due_at, row.late_by_seconds, row.penalty = found
+                due, row.late_by_seconds, row.penalty = found
+                row.due_at = None if due is None else _utc(due)
 
 
 @dataclass(frozen=True)
@@ -122,7 +123,7 @@ def grant_extension(
         row = session.get(Extension, (student, exercise)) or Extension(
             student=student, exercise=exercise
         )
-        row.until, row.reason, row.granted_by = until, reason, by[:120]
+        row.until, row.reason, row.granted_by = _utc(until), reason, by[:120]
         row.granted_at = datetime.now(UTC)
         session.add(row)
 
@@ -156,6 +157,11 @@ def current_contents(book: Gradebook) -> list[tuple[str, str, str, str, str | No
     ).join(Grading, Grading.id == CurrentResult.grading_id)
     with book.sessions() as session:
         return [tuple(row) for row in session.execute(query)]  # type: ignore[misc]
+
+
+def _utc(moment: datetime) -> datetime:
+    """Stored in UTC: SQLite keeps a datetime's wall time and drops its offset."""
+    return moment.astimezone(UTC)
 
 
 def _aware(moment: datetime) -> datetime:

@@ -91,7 +91,7 @@ def test_a_rerun_never_moves_a_received_time_and_an_extension_lifts_the_penalty(
     folder.mkdir(parents=True)
     handed_in = folder / "retry_policy_probe.py"
     handed_in.write_text("print(1)\n")
-    due = datetime(2026, 12, 7, 23, 59, tzinfo=UTC)
+    due = datetime(2026, 12, 7, 23, 59, tzinfo=SHANGHAI)  # not UTC: stored as UTC
     first = (due + timedelta(hours=30)).timestamp()
     os.utime(handed_in, (first, first))
     settings = settings_from(
