@@ -40,6 +40,7 @@ COMMAND_NAMES = (
     "roster",
     "extend",
     "integrity",
+    "gradebook",
 )
 
 

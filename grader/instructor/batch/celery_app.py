@@ -76,7 +76,9 @@ def run_student(
     hide = (*plan.hide, str(scratch))
     if db_url and book.files:
         hide = (*hide, *book.files)
-    plan = BatchPlan(plan.exercises, plan.fingerprints, plan.weak, tuple(dict.fromkeys(hide)))
+    plan = BatchPlan(
+        plan.exercises, plan.fingerprints, plan.weak, tuple(dict.fromkeys(hide)), plan.run_id
+    )
     chosen: SourceKind = "zip" if kind == "zip" else "clash" if kind == "clash" else "folder"
     source = StudentSource(student, Path(path), chosen)
     outcome = grade_student(source, plan, book, scratch)

@@ -26,6 +26,8 @@ class BatchPlan:
     #: Extra paths hidden from every run: the submissions folder, the scratch folder where
     #: zips are unpacked, the gradebook's files.
     hide: tuple[str, ...]
+    #: The gradebook's ``runs`` row of this run (what ``gradebook undo-run`` removes).
+    run_id: int | None = None
 
     def fingerprint(self, exercise_id: str) -> str:
         return dict(self.fingerprints)[exercise_id]
@@ -40,6 +42,7 @@ class BatchPlan:
             fingerprints=tuple((str(k), str(v)) for k, v in data["fingerprints"]),
             weak=bool(data["weak"]),
             hide=tuple(str(p) for p in data["hide"]),
+            run_id=None if data.get("run_id") is None else int(data["run_id"]),
         )
 
 

@@ -23,6 +23,7 @@ from grader.instructor.batch.plan import (
     summarize,
 )
 from grader.instructor.gradebook import Gradebook
+from grader.instructor.gradebook.runs import finish_run, start_run
 from grader.instructor.term.deadlines import load_settings, settings_path
 from grader.instructor.term.receiving import read_received_at, receive, refresh_lateness
 from grader.judge.exercises import exercise_ids, get_exercise
@@ -139,6 +140,9 @@ def grade_class(
         if weak:
             note("batch.weak_isolation_note", {})
         scratch = scratch_folder()
+        description = {"submissions": str(folder), "exercises": list(exercises)}
+        run_id = start_run(book, description)
+        book.run_id = run_id
         try:
             plan = BatchPlan(
                 exercises=exercises,
@@ -151,6 +155,7 @@ def grade_class(
                 ),
                 weak=weak,
                 hide=hidden_for(folder, scratch, book),
+                run_id=run_id,
             )
             db_url = book.url.render_as_string(hide_password=False)
             with stop_on_signals() as stop:
@@ -166,6 +171,7 @@ def grade_class(
         if outcomes is None or stop.requested:
             _interrupted(book, discovery, exercises, killed=outcomes is None)
         _check_complete(book, discovery, exercises)
+        finish_run(book, run_id)
         claimed = {o.student: o.manifest_student for o in outcomes or () if o.manifest_student}
         if claimed:
             shown = ", ".join(f"{s} -> {c}" for s, c in sorted(claimed.items()))

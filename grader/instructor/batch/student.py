@@ -51,6 +51,7 @@ def grade_student(
 ) -> StudentOutcome:
     """Grade every exercise of ``plan`` for one student into ``book``."""
     exercises = [get_exercise(exercise_id) for exercise_id in plan.exercises]
+    book.run_id = plan.run_id
     try:
         return _grade_source(source, exercises, plan, book, scratch)
     except (OperationalError, InterfaceError):

@@ -67,6 +67,8 @@ class Gradebook:
             detail = str(error.orig).strip().splitlines()[0][:200] if error.orig else ""
             raise UsageError("error.db_unreachable", url=shown, detail=detail) from None
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        #: The ``grade`` run whose gradings this process records (``runs``), if any.
+        self.run_id: int | None = None
 
     def __enter__(self) -> Gradebook:
         return self
@@ -106,6 +108,7 @@ class Gradebook:
         try:
             with self._sessions.begin() as session:
                 grading = grading_row(entry)
+                grading.run_id = self.run_id
                 session.add(grading)
                 session.flush()
                 _point(session, entry.key, grading.id)
