@@ -9,6 +9,7 @@ import os
 import signal
 import sqlite3
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -56,15 +57,21 @@ def _resumed_equals_whole(work: Path, database: Path) -> None:
     assert len(keys) == len(set(keys)) == TOTAL  # nothing doubled, nothing missing
 
 
+def _ended_by(terminal: Terminal, signal_it: Callable[[], None]) -> tuple[int | None, float]:
+    """Signal (the last press counts) and wait: the exit code and the seconds it took."""
+    sent = time.monotonic()
+    signal_it()
+    code = terminal.wait(10)
+    took = time.monotonic() - sent
+    if code is None:
+        terminal.kill()
+    return code, took
+
+
 def test_one_ctrl_c_ends_within_5_s_with_130_and_a_rerun_completes(work: Path) -> None:
     database = work / "once.db"
     terminal = _midway(work, database)
-    pressed = time.monotonic()
-    terminal.press_ctrl_c()
-    code = terminal.wait(10)
-    took = time.monotonic() - pressed
-    if code is None:
-        terminal.kill()
+    code, took = _ended_by(terminal, terminal.press_ctrl_c)
     assert code == 130, terminal.text[-2000:]
     assert took < 5.0, took
     assert "Stopping: no further student is handed out" in terminal.text
@@ -80,12 +87,7 @@ def test_two_ctrl_c_end_it_at_once(work: Path) -> None:
     terminal = _midway(work, database)
     terminal.press_ctrl_c()
     time.sleep(0.2)
-    pressed = time.monotonic()
-    terminal.press_ctrl_c()
-    code = terminal.wait(10)
-    took = time.monotonic() - pressed
-    if code is None:
-        terminal.kill()
+    code, took = _ended_by(terminal, terminal.press_ctrl_c)
     assert code == 130, terminal.text[-2000:]
     assert took < 1.5, took
     assert "Stopped at once (second interrupt)" in terminal.text
@@ -95,12 +97,7 @@ def test_two_ctrl_c_end_it_at_once(work: Path) -> None:
 def test_sigterm_is_the_first_ctrl_c(work: Path) -> None:
     database = work / "term.db"
     terminal = _midway(work, database)
-    sent = time.monotonic()
-    os.kill(terminal.pid, signal.SIGTERM)
-    code = terminal.wait(10)
-    took = time.monotonic() - sent
-    if code is None:
-        terminal.kill()
+    code, took = _ended_by(terminal, lambda: os.kill(terminal.pid, signal.SIGTERM))
     assert (code, took < 5.0) == (130, True), (took, terminal.text[-2000:])
     assert "submissions are recorded" in terminal.text
     _resumed_equals_whole(work, database)
