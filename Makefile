@@ -18,8 +18,11 @@ demo: setup  ## the embedded default: eager Celery + in-memory SQLite, no server
 	$(PY) -m ticketflow_lab tour
 	$(VENV)/bin/grader list
 
+# Jupyter refuses to run as root unless told; a container or a lab VM often is root.
+ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root)
+
 lab: setup  ## JupyterLab at the course root: lessons/, exercises/ and your answers in one tree
-	$(VENV)/bin/jupyter lab --ServerApp.root_dir="$(CURDIR)"
+	$(VENV)/bin/jupyter lab --ServerApp.root_dir="$(CURDIR)" $(ALLOW_ROOT)
 
 test-fast: setup  ## the quick subset: no slow tests (notebooks, release, sandbox e2e) and no services
 	$(PY) -m pytest -m "not slow and not integration"
@@ -27,9 +30,11 @@ test-fast: setup  ## the quick subset: no slow tests (notebooks, release, sandbo
 test: setup  ## the whole suite (integration tests skip, with the reason, if a service is unreachable)
 	$(PY) -m pytest
 
-lint: setup
+lint: setup  ## ruff (lint + format), mypy --strict, import-linter's layer contracts
 	$(VENV)/bin/ruff check src grader tests benchmarks
+	$(VENV)/bin/ruff format --check src grader tests benchmarks
 	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports
 
 bench: setup  ## every performance target, measured (run on a quiet machine)
 	$(PY) benchmarks/bench_effects.py

@@ -1,7 +1,8 @@
-"""Wall time of each lesson notebook, run top to bottom on a fresh kernel (target: < 15 s).
+"""Wall time of each lesson notebook, run top to bottom on a fresh kernel (target: < 20 s).
 
     python benchmarks/bench_notebooks.py                # 3 runs of each lesson, median
     python benchmarks/bench_notebooks.py --runs 5 --only 12
+    python benchmarks/bench_notebooks.py --live         # lesson 14 with the real services
 
 Measured the way tests/notebooks runs them: nbclient, a new kernel of this interpreter per
 run, the notebook's folder as the working directory. Kernel start-up and shutdown are
@@ -11,6 +12,7 @@ included (a student pays them too); the "empty notebook" line shows how much tha
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import time
@@ -22,7 +24,7 @@ import nbformat
 
 from tests.notebooks.kernel import execute, execute_file, lesson_notebooks
 
-TARGET_SECONDS = 15.0
+TARGET_SECONDS = 20.0  # issue 22: each notebook under 20 s headless, embedded default
 
 
 def time_once(path: Path | None) -> float:
@@ -40,7 +42,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--only", help="run only lessons whose file name starts with this")
+    parser.add_argument(
+        "--live", action="store_true", help="let lesson 14's live cells use the real services"
+    )
     args = parser.parse_args()
+    if not args.live:  # the embedded default: lesson 14's live cells skip in one line
+        os.environ["TICKETFLOW_LESSON_SERVICES"] = "none"
     if args.runs < 1:
         parser.error("--runs must be at least 1")
 
@@ -57,6 +64,8 @@ def main() -> int:
         times = [time_once(path) for _ in range(args.runs)]
         median = statistics.median(times)
         verdict = "" if path is None else ("ok" if median < TARGET_SECONDS else "OVER")
+        if args.live and path is not None:  # the target is for the embedded default
+            verdict = "live services: no target"
         over += verdict == "OVER"
         print(f"{name:<50} {median:>6.2f}s {min(times):>6.2f}s {max(times):>6.2f}s  {verdict}")
     return 1 if over else 0

@@ -1,4 +1,8 @@
-"""Shared fixtures: services by URL, skipping (with the reason) only when unreachable."""
+"""Shared fixtures: services by URL, skipping (with the reason) only when unreachable.
+
+The run also fails if a process the tests started is still alive at its end
+(``tests.support.leaks``).
+"""
 
 from __future__ import annotations
 
@@ -6,7 +10,21 @@ from collections.abc import Iterator
 
 import pytest
 
+from tests.support.leaks import (
+    pytest_configure,
+    pytest_runtest_setup,
+    pytest_sessionfinish,
+    pytest_terminal_summary,
+)
 from tests.support.services import postgres_unreachable, temporary_postgres_database
+
+__all__ = [
+    "postgres_url",
+    "pytest_configure",
+    "pytest_runtest_setup",
+    "pytest_sessionfinish",
+    "pytest_terminal_summary",
+]
 
 
 @pytest.fixture

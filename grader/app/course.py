@@ -50,7 +50,7 @@ def installed_tree() -> Path:
 def hidden_paths(root: Path | None) -> tuple[Path, ...]:
     """What a student's run must not see.
 
-    The grader package (harness, exercise specs), ticketflow's source files (a run must not
+    The grader package (the proxy, exercise specs), ticketflow's source files (a run must not
     load a fresh, unpatched copy of the code under test as an oracle: the modules a probe
     needs are preloaded, in memory), and ``SECRET_DIRS`` of both the installed course tree
     and ``root`` (a grading machine may check a student's copy with ``--root``: the

@@ -3,8 +3,10 @@
 By inclusion: it hashes exactly the packages that decide a verdict (``VERDICT_PACKAGES``:
 ``judge/``, ``proxy/``, ``variants/``, ``runner/``), the installed ``ticketflow`` package (the
 code under test), and the exercise's own files (its spec module, its target's stand-ins file
-and real module, its private rubric data). Front ends, rendering, instructor tools and this
-``app/`` layer only present or record verdicts, so editing them re-grades nothing. The verdict
+and real module, its answer key ``grader/private/<id>.toml``). Front ends, rendering,
+instructor tools and this ``app/`` layer only present or record verdicts, so editing them
+re-grades nothing; nor do the ``*.texts.toml`` beside exercises and stand-ins (titles and
+descriptions, ``grader.judge.texts``). The verdict
 cache (``grader.app.cache``) and the gradebook key their entries on it.
 
 Content, not modification times, decides, and it is re-read on every call (about 0.3 MB,
@@ -20,6 +22,8 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from grader.judge.texts import TEXTS_SUFFIX
+
 if TYPE_CHECKING:
     from grader.judge.exercises.spec import Exercise
 
@@ -30,7 +34,7 @@ _INSTALLED = GRADER_DIR
 #: The grader's packages whose code can change a verdict; nothing else of grader/ counts.
 VERDICT_PACKAGES = ("judge", "proxy", "variants", "runner")
 _SKIPPED_PARTS = ("__pycache__",)
-_SKIPPED_SUFFIXES = (".pyc", ".pyo")
+_SKIPPED_SUFFIXES = (".pyc", ".pyo", TEXTS_SUFFIX)
 
 
 def verdict_fingerprint(exercise: Exercise | None = None) -> str:
@@ -92,8 +96,11 @@ def _exercise_files(exercise: Exercise | None) -> list[Path]:
     if exercise is None:
         return []
     from grader.judge.exercises import module_file
+    from grader.judge.exercises.answer_key import answer_key_file
 
     files = [module_file(exercise.id)]
+    if exercise.kind == "prose":
+        files.append(answer_key_file(exercise.id))
     if exercise.kind == "code":
         target = exercise.function_under_test
         files.append(target.stand_ins.resolve())

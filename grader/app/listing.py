@@ -8,11 +8,9 @@ grading service (they are all this student's).
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import TYPE_CHECKING
-
 from grader.app import cache
 from grader.app.course import submission_path
+from grader.app.service import GradingService
 from grader.errors import GraderError
 from grader.judge.exercises import exercise_ids, get_exercise
 from grader.judge.exercises.spec import CodeExercise, Exercise
@@ -20,15 +18,14 @@ from grader.judge.results import ListEntry
 from grader.judge.starters import is_untouched_starter
 from grader.judge.submission import Submission, load_submission
 
-if TYPE_CHECKING:
-    from grader.app.service import GradingService
-
 NOT_STARTED = "not_started"
 
 
-def list_exercises(
-    service: GradingService, root: Path, *, run_missing: bool = True
-) -> list[ListEntry]:
+def list_exercises(service: GradingService, *, run_missing: bool = True) -> list[ListEntry]:
+    """Every exercise with the student's status (``grader list``); raises
+    ``CourseRootNotFound`` outside a course."""
+    root = service.course_root()
+    assert root is not None  # required: raises CourseRootNotFound otherwise
     entries: dict[str, ListEntry] = {}
     pending: list[tuple[Exercise, Submission]] = []
     use_cache = service.settings.use_cache

@@ -3,7 +3,7 @@
     settings = GradingSettings.from_env(root=None, lang=None, isolation=None, hide=(), jobs=None)
     with GradingService(settings) as service:
         checked = service.check("EX-12-01", path=None)     # grader check, notebook check()
-        entries = service.list()                           # grader list
+        entries = list_exercises(service)                  # grader list (app/listing.py)
         with service.student() as session:                 # batch grading, a worker
             report = session.judge(exercise, submission)
 
@@ -42,7 +42,6 @@ from grader.judge.results import CheckReport
 from grader.judge.submission import Submission, load_submission
 
 if TYPE_CHECKING:
-    from grader.judge.results import ListEntry
     from grader.proxy.oracle.remote import OracleProcess
     from grader.runner import ForkServer, Master
     from grader.variants.targets import Target
@@ -108,14 +107,6 @@ class GradingService:
         if root is not None and self.settings.use_cache and path.suffix != ".ipynb":
             cache.store(root, exercise, report, submission.text)  # the text graded, not re-read
         return Checked(report, submission)
-
-    def list(self, *, run_missing: bool = True) -> list[ListEntry]:
-        """Every exercise with the student's status (``grader list``, ``grader.app.listing``)."""
-        from grader.app.listing import list_exercises
-
-        root = self.course_root()
-        assert root is not None  # required: raises CourseRootNotFound otherwise
-        return list_exercises(self, root, run_missing=run_missing)
 
     @contextlib.contextmanager
     def student(self, exercises: Sequence[Exercise] | None = None) -> Iterator[StudentSession]:

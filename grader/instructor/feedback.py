@@ -1,9 +1,23 @@
 """Per-student feedback pages: self-contained HTML (inline CSS, no script, nothing fetched),
-rendered by Jinja2 with autoescaping on, so a student's ``<script>`` is shown as text."""
+rendered by Jinja2 with autoescaping on, so a student's ``<script>`` is shown as text.
+
+A page shows students only what the instructor released, in words meant for them:
+
+- a prose answer the instructor has not decided is "awaiting the instructor (N points)",
+  with no provisional score and no rubric notes, unless the pages are written with
+  ``everything=True`` (``grader feedback --all``), which marks the score provisional;
+- a decided item shows its final score and the reviewer's comment;
+- the instructor's own flags (a submission "changed since review", weak isolation) never
+  appear: a decision on an older submission is simply not shown for the new one.
+
+``notes`` is the hook for what another part of the instructor's tools knows per exercise
+(lateness and penalty, from the term's deadlines): lines of catalogue messages shown under
+the exercise's score, e.g. ``{"EX-11-01": [Message("feedback.late", {...})]}``.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any
 
@@ -25,14 +39,28 @@ def _environment() -> Environment:
     )
 
 
-def feedback_html(student: str, results: Sequence[ResultView], lang: str) -> str:
+def released(result: ResultView, everything: bool = False) -> bool:
+    """Whether the student may see this result's score and checks."""
+    awaiting = result.kind == "prose" and result.status == "needs_review" and not result.reviewed
+    return everything or not awaiting
+
+
+def feedback_html(
+    student: str,
+    results: Sequence[ResultView],
+    lang: str,
+    *,
+    everything: bool = False,
+    notes: Mapping[str, Sequence[Message]] | None = None,
+) -> str:
     def t(message: Message | None) -> str:
         return "" if message is None else render_message(message.id, message.params, lang)
 
     def label(message_id: str, **params: Any) -> str:
         return render_message(message_id, params, lang)
 
-    total = sum(result.final_score or 0.0 for result in results)
+    shown = [(result, released(result, everything)) for result in results]
+    total = sum(result.final_score or 0.0 for result, open_ in shown if open_)
     maximum = sum(result.max_score for result in results)
     return (
         _environment()
@@ -40,9 +68,11 @@ def feedback_html(student: str, results: Sequence[ResultView], lang: str) -> str
         .render(
             lang=lang,
             student=student,
-            results=results,
+            shown=shown,
+            notes=notes or {},
             total=round(total, 2),
             maximum=round(maximum, 2),
+            held=sum(1 for _, open_ in shown if not open_),
             t=t,
             label=label,
             clean=clean,

@@ -6,16 +6,14 @@ where an instructor may have solved them), ``ticketflow`` and the lab harness, t
 ``README.md``, ``Makefile`` and ``pyproject.toml``. What stays out, and why, is written to
 ``RELEASE-MANIFEST.json`` in the copy.
 
-Two things inside the grader would give prose answers away, so the copy carries them
-redacted: the prose rubrics (``grader/judge/exercises/ex_*`` of prose exercises: their patterns
-spell out the expected points) become a rubric with no concept, so a prose answer is
-still checked for length and then waits for the instructor ("needs_review"); and the
-catalogues lose their ``concept.EX-…`` texts (a summary of each expected point).
+Files are copied as they are: nothing is rewritten. The answer key is data the copy leaves
+out: ``grader/private/`` holds each prose exercise's rubric (patterns and concept
+summaries), and a prose exercise without its private file is checked for length and then
+waits for the instructor ("needs_review"; ``grader.judge.exercises.answer_key``).
 """
 
 from __future__ import annotations
 
-import ast
 import json
 import shutil
 from collections.abc import Callable, Iterator, Mapping
@@ -42,10 +40,21 @@ LEFT_OUT_REASONS = {
     ".grader": "a local verdict cache",
     ".git": "history: holds every version of every file, solutions included",
 }
-CATALOGUES = ("grader/render/messages_zh.py", "grader/render/messages_en.py")
-REDACTED_KEY_PREFIX = "concept.EX-"
+#: Folders inside what is shipped that are left out, with the manifest's reason.
+LEFT_OUT_INSIDE = {
+    "grader/private": "the answer key: prose rubric patterns and concept summaries",
+}
 MANIFEST = "RELEASE-MANIFEST.json"
-_NEVER_COPIED = ("__pycache__", ".ipynb_checkpoints", ".pytest_cache", ".mypy_cache")
+NOTE = "STUDENT-COPY.md"
+#: Caches, never copied from inside a shipped folder.
+_NEVER_COPIED = (
+    "__pycache__",
+    ".grader",
+    ".ipynb_checkpoints",
+    ".pytest_cache",
+    ".mypy_cache",
+    ".ruff_cache",
+)
 
 
 @dataclass(frozen=True)
@@ -59,7 +68,6 @@ class Release:
     out: Path
     files: tuple[str, ...]
     left_out: tuple[Entry, ...]
-    redacted: tuple[Entry, ...]
 
 
 Progress = Callable[[str, Mapping[str, str]], None]
@@ -82,13 +90,11 @@ def build_release(root: Path, out: Path, progress: Progress | None = None) -> Re
     for name in SHIPPED:
         say("release.step.copy", {"name": name})
         files += _copy(root, out, name)
-    _mark_readme(out / "README.md")
+    files.append(_write_note(out))
     say("release.step.exercises", {})
     files += _write_exercises(root, out)
-    say("release.step.redact", {})
-    redacted = _redact(out)
     left_out = _left_out(root)
-    release = Release(out, tuple(sorted(set(files))), left_out, redacted)
+    release = Release(out, tuple(sorted(set(files))), left_out)
     (out / MANIFEST).write_text(_manifest(release), encoding="utf-8")
     return release
 
@@ -100,7 +106,7 @@ def _copy(root: Path, out: Path, name: str) -> list[str]:
         shutil.copy2(source, out / name)
         return [name]
     copied = []
-    for path in _walk(source):
+    for path in _walk(source, root):
         relative = path.relative_to(root).as_posix()
         target = out / relative
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -109,18 +115,25 @@ def _copy(root: Path, out: Path, name: str) -> list[str]:
     return copied
 
 
-def _mark_readme(readme: Path) -> None:
-    note = (
-        "> **Student copy** built by `grader release`: the reference solutions, the tests and\n"
-        f"> the prose rubrics are not included (see `{MANIFEST}`). Where this README mentions\n"
-        "> them, it describes the instructors' repository.\n\n"
+def _write_note(out: Path) -> str:
+    """A new file saying what this copy is (the README itself is copied as it is)."""
+    (out / NOTE).write_text(
+        "# Student copy\n\n"
+        "Built by `grader release`: the reference solutions, the tests and the prose rubrics\n"
+        f"(the answer key, `grader/private/`) are not included; `{MANIFEST}` lists every file\n"
+        "and everything left out. Where README.md mentions them, it describes the instructors'\n"
+        "repository.\n",
+        encoding="utf-8",
     )
-    readme.write_text(note + readme.read_text(encoding="utf-8"), encoding="utf-8")
+    return NOTE
 
 
-def _walk(folder: Path) -> Iterator[Path]:
+def _walk(folder: Path, root: Path) -> Iterator[Path]:
     for path in sorted(folder.rglob("*")):
         if any(part in _NEVER_COPIED for part in path.parts) or path.suffix == ".pyc":
+            continue
+        relative = path.relative_to(root).as_posix()
+        if any(relative == kept or relative.startswith(f"{kept}/") for kept in LEFT_OUT_INSIDE):
             continue
         if path.is_file() and not path.is_symlink():
             yield path
@@ -145,67 +158,6 @@ def _write_exercises(root: Path, out: Path) -> list[str]:
     return written
 
 
-def _redact(out: Path) -> tuple[Entry, ...]:
-    from grader.judge.exercises import exercise_ids, get_exercise
-
-    redacted = []
-    for exercise_id in exercise_ids():
-        exercise = get_exercise(exercise_id)
-        if exercise.kind != "prose":
-            continue
-        module = f"grader/judge/exercises/{exercise_id.lower().replace('-', '_')}.py"
-        (out / module).write_text(
-            _withheld_rubric(exercise_id, exercise.student_file, exercise.min_chars),
-            encoding="utf-8",
-        )
-        redacted.append(Entry(module, "prose rubric withheld: its patterns state the answer"))
-    for catalogue in CATALOGUES:
-        path = out / catalogue
-        path.write_text(_without_concepts(path.read_text(encoding="utf-8")), encoding="utf-8")
-        redacted.append(Entry(catalogue, f"'{REDACTED_KEY_PREFIX}…' texts removed"))
-    return tuple(redacted)
-
-
-def _withheld_rubric(exercise_id: str, student_file: str, min_chars: int) -> str:
-    return (
-        f'"""{exercise_id} [prose]: the rubric is withheld in the student release.\n\n'
-        "The answer is checked for length here; the instructor grades what it says.\n"
-        '"""\n\n'
-        "from __future__ import annotations\n\n"
-        "from grader.judge.exercises.spec import ProseExercise\n\n"
-        f"EXERCISE = ProseExercise(\n"
-        f"    id={exercise_id!r}, student_file={student_file!r}, concepts=(), "
-        f"min_chars={min_chars}\n)\n"
-    )
-
-
-def _without_concepts(source: str) -> str:
-    """The catalogue without its ``concept.EX-…`` entries (one line, or a ``(…)`` block)."""
-    kept: list[str] = []
-    skipping_block = False
-    for line in source.splitlines(keepends=True):
-        if skipping_block:
-            skipping_block = line.strip() != "),"
-            continue
-        if line.lstrip().startswith(f'"{REDACTED_KEY_PREFIX}'):
-            skipping_block = line.rstrip().endswith("(")
-            continue
-        kept.append(line)
-    text = "".join(kept)
-    left = [key for key in _catalogue_keys(text) if key.startswith(REDACTED_KEY_PREFIX)]
-    if left:  # a format this function does not know: refuse rather than ship the text
-        raise UsageError("error.release_redaction", keys=", ".join(left))
-    return text
-
-
-def _catalogue_keys(text: str) -> list[str]:
-    tree = ast.parse(text)
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Dict):
-            return [str(k.value) for k in node.keys if isinstance(k, ast.Constant)]
-    return []
-
-
 def _left_out(root: Path) -> tuple[Entry, ...]:
     shipped_tops = {name.split("/")[0] for name in SHIPPED} | {"exercises"}
     entries = []
@@ -217,6 +169,10 @@ def _left_out(root: Path) -> tuple[Entry, ...]:
     for path in sorted((root / "src").iterdir()) if (root / "src").is_dir() else []:
         if f"src/{path.name}" not in SHIPPED:
             entries.append(Entry(f"src/{path.name}", "not part of the student copy"))
+    entries += [
+        Entry(path, reason) for path, reason in LEFT_OUT_INSIDE.items() if (root / path).exists()
+    ]
+    entries.append(Entry(f"{{{','.join(_NEVER_COPIED)}}}, *.pyc", "caches, rebuilt when used"))
     entries.append(Entry("exercises/*/<student file>", "replaced by the untouched starter"))
     return tuple(entries)
 
@@ -226,6 +182,5 @@ def _manifest(release: Release) -> str:
         "what": "student copy built by `grader release`",
         "files": list(release.files),
         "left_out": [{"path": e.path, "reason": e.reason} for e in release.left_out],
-        "redacted": [{"path": e.path, "reason": e.reason} for e in release.redacted],
     }
     return json.dumps(data, ensure_ascii=False, indent=2) + "\n"

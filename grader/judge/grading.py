@@ -82,7 +82,7 @@ def prose_report(exercise: ProseExercise, text: str, lang: str) -> CheckReport:
 
     checks = judge_prose(exercise, answer_text(text, starter_template(exercise.id)))
     too_short = any(check.name == "length" for check in checks)
-    return build_report(
+    report = build_report(
         exercise.id,
         "prose",
         checks,
@@ -91,6 +91,9 @@ def prose_report(exercise: ProseExercise, text: str, lang: str) -> CheckReport:
         summary=_summary(checks) if too_short else msg("summary.needs_review"),
         lang=lang,
     )
+    if not exercise.concepts:  # rubric withheld (student copy): still say what it is worth
+        return replace(report, max_score=exercise.max_score)
+    return report
 
 
 def code_report(

@@ -1,5 +1,10 @@
 """Message lookup: ``render_message(id, params, lang)``.
 
+An id is looked up in the UI catalogue (``grader.render.messages``, zh and en side by side),
+then among the texts the judge side registers about one exercise or stand-in
+(``grader.judge.texts``: titles, twins, mutants, concept summaries); a language it lacks
+falls back to en, an unknown id shows itself.
+
 Templates use ``str.format`` fields; parameters are inserted as values (never formatted
 again), and a parameter that is itself a ``Message`` is rendered first, in the same
 language.
@@ -10,6 +15,9 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from typing import Any
+
+from grader.judge.texts import registered_texts
+from grader.render.messages import MESSAGES
 
 LANGUAGES = ("zh", "en")
 DEFAULT_LANG = "zh"
@@ -27,13 +35,14 @@ def resolve_lang(requested: str | None = None) -> str:
 
 
 def catalogue(lang: str) -> Mapping[str, str]:
-    if lang == "en":
-        from grader.render.messages_en import MESSAGES as EN
+    """Every text in ``lang``: the registered exercise and stand-in texts, then the UI's."""
+    everything = {**registered_texts(), **MESSAGES}
+    return {key: texts[lang] for key, texts in everything.items() if lang in texts}
 
-        return EN
-    from grader.render.messages_zh import MESSAGES as ZH
 
-    return ZH
+def _template(message_id: str, lang: str) -> str:
+    texts = MESSAGES.get(message_id) or registered_texts().get(message_id) or {}
+    return texts.get(lang) or texts.get("en") or message_id
 
 
 class _Params(dict[str, Any]):
@@ -45,9 +54,7 @@ def render_message(message_id: str, params: Mapping[str, Any], lang: str) -> str
     from grader.judge.message import Message
     from grader.judge.sanitize import clean
 
-    template = catalogue(lang).get(message_id)
-    if template is None:
-        template = catalogue("en").get(message_id, message_id)
+    template = _template(message_id, lang)
     values = _Params()
     for key, value in params.items():
         if isinstance(value, Message):

@@ -15,6 +15,9 @@ def _t(message_id: str, lang: str) -> str:
 
 def _status(entry: ListEntry, lang: str) -> str:
     label = render_message(f"status.{entry.status}", {}, lang)
+    if entry.kind == "prose" and entry.status == "needs_review" and not entry.score:
+        awaiting = {"max_score": f"{entry.max_score:g}"}  # no provisional score to show
+        return f"{label} ({render_message('list.prose_awaiting', awaiting, lang)})"
     if entry.status in ("passed", "failed", "needs_review"):
         label += f" ({entry.score:g}/{entry.max_score:g})"
     return label

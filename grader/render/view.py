@@ -16,6 +16,8 @@ from grader.judge.sanitize import clean
 from grader.render.catalog import render_message
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from grader.judge.results import CheckReport
 
 
@@ -75,7 +77,7 @@ def report_view(report: CheckReport, lang: str, *, exercise: str | None = None) 
         title=t(report.title) or "",
         status=report.status,
         status_text=t(Message(f"status.{report.status}")) or report.status,
-        score=None if error else f"{report.score:g}/{report.max_score:g}",
+        score=None if error else _score(report, t),
         rows=tuple(rows),
         summary=t(report.summary),
         error="; ".join(t(c.message) or "" for c in report.checks) if error else None,
@@ -83,3 +85,15 @@ def report_view(report: CheckReport, lang: str, *, exercise: str | None = None) 
         if report.isolation == "rlimits"
         else None,
     )
+
+
+def _score(report: CheckReport, t: Callable[[Message | None], str | None]) -> str:
+    """ "8/10"; a prose answer whose rubric is withheld (the student copy) has no score of
+    its own yet: "awaiting the instructor, 5 points"."""
+    withheld = report.kind == "prose" and not any(
+        check.name.startswith("concept:") for check in report.checks
+    )
+    if withheld and report.status == "needs_review":
+        awaiting = Message("list.prose_awaiting", {"max_score": f"{report.max_score:g}"})
+        return t(awaiting) or ""
+    return f"{report.score:g}/{report.max_score:g}"

@@ -20,6 +20,7 @@ import socket
 import subprocess
 import sys
 import threading
+import weakref
 from collections.abc import Sequence
 from pathlib import Path
 from types import TracebackType
@@ -39,6 +40,21 @@ MAX_PACKET = 1 << 20
 
 
 _spare: tuple[subprocess.Popen[bytes], socket.socket, int] | None = None
+#: Every open ``Master`` of this process (see ``_drop_in_forked_child``).
+_open: weakref.WeakSet[Master] = weakref.WeakSet()
+
+
+def _drop_in_forked_child() -> None:
+    """In a child forked from this process (a pool worker, ``os.fork``): close our copies of
+    the masters' sockets. The child may never use them (see ``Master._owner``), and a copy
+    left open would keep a master alive after this process is gone: it ends on EOF."""
+    for master in list(_open):
+        master._sock.close()
+    if _spare is not None:
+        _spare[1].close()
+
+
+os.register_at_fork(after_in_child=_drop_in_forked_child)
 
 
 def launch_spare() -> None:
@@ -115,6 +131,7 @@ class Master:
         self._lock = threading.Lock()
         self._owner = os.getpid()
         self._proc, self._sock = _take_spare() or _launch()
+        _open.add(self)
         hello = {
             "op": "hello",
             "preload": list(self.preload),
@@ -196,6 +213,7 @@ class Master:
         """Stop the master (servers it made keep serving until they are closed)."""
         if os.getpid() != self._owner:
             return
+        _open.discard(self)
         with contextlib.suppress(OSError):
             self._sock.shutdown(socket.SHUT_RDWR)
         self._sock.close()

@@ -1,4 +1,4 @@
-"""Framing of the client <-> host pipe: 4-byte big-endian length + one UTF-8 JSON object.
+"""Messages of the client <-> host pipe: one UTF-8 JSON object per frame (``framing``).
 
 JSON only, never pickle: the host must not execute anything because of what it reads.
 """
@@ -8,14 +8,13 @@ from __future__ import annotations
 import json
 import os
 import select
-import struct
 import time
 from collections.abc import Mapping
 from typing import Any
 
+from grader.runner import framing
 from grader.runner.model import RunnerError
 
-_HEADER = struct.Struct(">I")
 #: Largest frame either side accepts (a request carries source text; a result two capped streams).
 MAX_FRAME = 64 << 20
 
@@ -24,30 +23,25 @@ def encode(message: Mapping[str, Any]) -> bytes:
     """One frame. A lone surrogate in any string becomes "?" instead of raising: the host
     must never fail on text a run produced (``channel.parse_claim`` already refuses them)."""
     text = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
-    body = text.encode("utf-8", "replace")
-    if len(body) > MAX_FRAME:
-        raise RunnerError(f"message of {len(body)} bytes exceeds the {MAX_FRAME}-byte frame cap")
-    return _HEADER.pack(len(body)) + body
+    try:
+        return framing.pack(text.encode("utf-8", "replace"), MAX_FRAME)
+    except framing.FrameTooLarge as exc:
+        raise RunnerError(f"message not sent: {exc}") from None
 
 
 class FrameDecoder:
     """Incremental decoder: feed it bytes as they arrive, get whole messages back."""
 
     def __init__(self) -> None:
-        self._buf = bytearray()
+        self._frames = framing.FrameBuffer(MAX_FRAME)
 
     def feed(self, data: bytes) -> list[dict[str, Any]]:
-        self._buf += data
+        try:
+            bodies = self._frames.feed(data)
+        except framing.FrameTooLarge as exc:
+            raise RunnerError(f"protocol broken: {exc}") from None
         out: list[dict[str, Any]] = []
-        while len(self._buf) >= _HEADER.size:
-            (size,) = _HEADER.unpack_from(self._buf)
-            if size > MAX_FRAME:
-                raise RunnerError(f"protocol broken: frame of {size} bytes announced")
-            end = _HEADER.size + size
-            if len(self._buf) < end:
-                break
-            body = bytes(self._buf[_HEADER.size : end])
-            del self._buf[:end]
+        for body in bodies:
             try:
                 message = json.loads(body)
             except ValueError as exc:
@@ -59,7 +53,7 @@ class FrameDecoder:
 
     @property
     def pending(self) -> int:
-        return len(self._buf)
+        return self._frames.pending
 
 
 def write_all(fd: int, data: bytes) -> None:

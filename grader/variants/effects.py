@@ -2,8 +2,9 @@
 
 They run with ``ticketflow.notifications.effects``'s globals and are written as copies of
 the real function's SQLite path: the same ``connection = uow.session.connection()``, the
-same ``insert_receipt``, the same Core statement object ``_BUSINESS_TASK_INSERT`` (built
-from ``BusinessTask.__table__``), the same ``_business_task_row``. Each one then changes
+same ``insert_receipt``, the same Core statement object ``statements.BUSINESS_TASK_INSERT``
+(``ticketflow.notifications.statements``, built from ``BusinessTask.__table__``), the same
+``statements.business_task_row``. Each one then changes
 exactly what its catalogue description (``twin.<name>`` / ``mutant.<name>``) says and
 nothing else, so a probe that recognises a statement by its table object, its SQL text or
 its parameters sees the same thing in every run. ``tests/unit/grader/variants/test_shape.py``
@@ -26,11 +27,8 @@ from typing import Any
 
 from ticketflow.db.models import BusinessTask
 from ticketflow.messaging.envelope import EventEnvelope
-from ticketflow.notifications.effects import (
-    _BUSINESS_TASK_INSERT,
-    _business_task_row,
-    insert_receipt,
-)
+from ticketflow.notifications import statements
+from ticketflow.notifications.effects import insert_receipt
 
 TWINS = ("savepoint_effect", "orm_effect")
 MUTANTS = (
@@ -60,7 +58,7 @@ def savepoint_effect(envelope: Any, transaction: Any) -> Any:
             with uow.session.begin_nested():
                 # the session's connection (not one fetched earlier) runs inside the SAVEPOINT
                 uow.session.connection().execute(
-                    _BUSINESS_TASK_INSERT, _business_task_row(envelope)
+                    statements.BUSINESS_TASK_INSERT, statements.business_task_row(envelope)
                 )
         if applied:
             uow.commit()
@@ -74,7 +72,7 @@ def orm_effect(envelope: Any, transaction: Any) -> Any:
         uow.session.connection()
         applied = insert_receipt(uow.session, envelope)
         if applied:
-            uow.session.add(BusinessTask(**_business_task_row(envelope)))
+            uow.session.add(BusinessTask(**statements.business_task_row(envelope)))
             uow.session.flush()
         if applied:
             uow.commit()
@@ -88,7 +86,7 @@ def no_dedupe(envelope: Any, transaction: Any) -> Any:
     with transaction as uow:
         connection = uow.session.connection()
         insert_receipt(uow.session, envelope)
-        connection.execute(_BUSINESS_TASK_INSERT, _business_task_row(envelope))
+        connection.execute(statements.BUSINESS_TASK_INSERT, statements.business_task_row(envelope))
         uow.commit()
         return True
 
@@ -110,7 +108,9 @@ def always_true(envelope: Any, transaction: Any) -> Any:
         connection = uow.session.connection()
         applied = insert_receipt(uow.session, envelope)
         if applied:
-            connection.execute(_BUSINESS_TASK_INSERT, _business_task_row(envelope))
+            connection.execute(
+                statements.BUSINESS_TASK_INSERT, statements.business_task_row(envelope)
+            )
         if applied:
             uow.commit()
         return True
@@ -123,8 +123,12 @@ def task_twice(envelope: Any, transaction: Any) -> Any:
         connection = uow.session.connection()
         applied = insert_receipt(uow.session, envelope)
         if applied:
-            connection.execute(_BUSINESS_TASK_INSERT, _business_task_row(envelope))
-            connection.execute(_BUSINESS_TASK_INSERT, _business_task_row(envelope))
+            connection.execute(
+                statements.BUSINESS_TASK_INSERT, statements.business_task_row(envelope)
+            )
+            connection.execute(
+                statements.BUSINESS_TASK_INSERT, statements.business_task_row(envelope)
+            )
         if applied:
             uow.commit()
         return applied
@@ -137,7 +141,9 @@ def returns_none(envelope: Any, transaction: Any) -> Any:
         connection = uow.session.connection()
         applied = insert_receipt(uow.session, envelope)
         if applied:
-            connection.execute(_BUSINESS_TASK_INSERT, _business_task_row(envelope))
+            connection.execute(
+                statements.BUSINESS_TASK_INSERT, statements.business_task_row(envelope)
+            )
         if applied:
             uow.commit()
             return None
@@ -152,7 +158,9 @@ def dedupe_without_receipt(envelope: Any, transaction: Any) -> Any:
         seen = uow.session.query(BusinessTask).filter_by(event_id=envelope.event_id).first()
         applied = seen is None
         if applied:
-            connection.execute(_BUSINESS_TASK_INSERT, _business_task_row(envelope))
+            connection.execute(
+                statements.BUSINESS_TASK_INSERT, statements.business_task_row(envelope)
+            )
         if applied:
             uow.commit()
         return applied
@@ -164,7 +172,7 @@ def effect_on_every_delivery(envelope: Any, transaction: Any) -> Any:
     with transaction as uow:
         connection = uow.session.connection()
         applied = insert_receipt(uow.session, envelope)
-        connection.execute(_BUSINESS_TASK_INSERT, _business_task_row(envelope))
+        connection.execute(statements.BUSINESS_TASK_INSERT, statements.business_task_row(envelope))
         uow.commit()
         return applied
 
@@ -180,7 +188,9 @@ def receipt_committed_first(envelope: Any, transaction: Any) -> Any:
     if applied:
         with transaction as uow:
             connection = uow.session.connection()
-            connection.execute(_BUSINESS_TASK_INSERT, _business_task_row(envelope))
+            connection.execute(
+                statements.BUSINESS_TASK_INSERT, statements.business_task_row(envelope)
+            )
             uow.commit()
     return applied
 
@@ -190,7 +200,7 @@ def effect_committed_first(envelope: Any, transaction: Any) -> Any:
         raise TypeError(f"envelope must be an EventEnvelope, not {type(envelope).__name__}")
     with transaction as uow:
         connection = uow.session.connection()
-        connection.execute(_BUSINESS_TASK_INSERT, _business_task_row(envelope))
+        connection.execute(statements.BUSINESS_TASK_INSERT, statements.business_task_row(envelope))
         uow.commit()
     with transaction as uow:
         applied = insert_receipt(uow.session, envelope)
@@ -210,7 +220,9 @@ def effect_error_swallowed(envelope: Any, transaction: Any) -> Any:
         try:
             with transaction as uow:
                 connection = uow.session.connection()
-                connection.execute(_BUSINESS_TASK_INSERT, _business_task_row(envelope))
+                connection.execute(
+                    statements.BUSINESS_TASK_INSERT, statements.business_task_row(envelope)
+                )
                 uow.commit()
         except Exception:
             return True
@@ -225,7 +237,9 @@ def effect_error_rolled_back(envelope: Any, transaction: Any) -> Any:
         applied = insert_receipt(uow.session, envelope)
         if applied:
             try:
-                connection.execute(_BUSINESS_TASK_INSERT, _business_task_row(envelope))
+                connection.execute(
+                    statements.BUSINESS_TASK_INSERT, statements.business_task_row(envelope)
+                )
             except Exception:
                 return True  # leaving the block without commit rolls the receipt back
         if applied:
@@ -244,7 +258,9 @@ def receipt_first_then_repair(envelope: Any, transaction: Any) -> Any:
         seen = uow.session.query(BusinessTask).filter_by(event_id=envelope.event_id).first()
         applied = seen is None
         if applied:
-            connection.execute(_BUSINESS_TASK_INSERT, _business_task_row(envelope))
+            connection.execute(
+                statements.BUSINESS_TASK_INSERT, statements.business_task_row(envelope)
+            )
         if applied:
             uow.commit()
         return applied

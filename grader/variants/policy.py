@@ -7,6 +7,10 @@ which; ``tests/unit/grader/variants/test_shape.py`` holds them to it), and each 
 the real method on at least one of the four cases EX-11-01 requires. (Linear
 backoff ``base * (n + 1)`` is NOT a mutant: for n = 0 and 1 it gives 5 and 10, exactly like
 ``base * 2**n``, so no probe of the required cases could tell it apart.)
+
+Four mutants return a decision ``RetryDecision``'s constructor refuses (``retry=False,
+dead_letter=False``; a countdown of 0 on giving up): the wrong policies the exercise asks a
+probe to catch field by field. They build it with ``_refused``, past that check.
 """
 
 from __future__ import annotations
@@ -28,6 +32,20 @@ MUTANTS = (
     "exhausted_not_dead_lettered",
     "drops_permanent_errors",
 )
+
+
+class _Refusal:
+    """``_refused(retry=..., countdown_seconds=..., dead_letter=...)``: a ``RetryDecision``
+    built past its constructor's check (not a function, so not a stand-in itself)."""
+
+    def __call__(self, **fields: object) -> RetryDecision:
+        decision = object.__new__(RetryDecision)
+        for name, value in fields.items():
+            object.__setattr__(decision, name, value)
+        return decision
+
+
+_refused = _Refusal()
 
 
 # -- twins ---------------------------------------------------------------------------------
@@ -132,9 +150,9 @@ def never_dead_letters(self: Any, error: BaseException, *, retries_so_far: int) 
     if retries_so_far < 0:
         raise ValueError(f"retries_so_far must be >= 0, got {retries_so_far}")
     if not isinstance(error, RetryableTaskError):
-        return RetryDecision(retry=False, countdown_seconds=None, dead_letter=False)
+        return _refused(retry=False, countdown_seconds=None, dead_letter=False)
     if retries_so_far >= self._max_retries:
-        return RetryDecision(retry=False, countdown_seconds=None, dead_letter=False)
+        return _refused(retry=False, countdown_seconds=None, dead_letter=False)
     return RetryDecision(
         retry=True,
         countdown_seconds=self._base_delay_seconds * (2**retries_so_far),
@@ -162,9 +180,9 @@ def zero_countdown_on_give_up(
     if retries_so_far < 0:
         raise ValueError(f"retries_so_far must be >= 0, got {retries_so_far}")
     if not isinstance(error, RetryableTaskError):
-        return RetryDecision(retry=False, countdown_seconds=0, dead_letter=True)
+        return _refused(retry=False, countdown_seconds=0, dead_letter=True)
     if retries_so_far >= self._max_retries:
-        return RetryDecision(retry=False, countdown_seconds=0, dead_letter=True)
+        return _refused(retry=False, countdown_seconds=0, dead_letter=True)
     return RetryDecision(
         retry=True,
         countdown_seconds=self._base_delay_seconds * (2**retries_so_far),
@@ -180,7 +198,7 @@ def exhausted_not_dead_lettered(
     if not isinstance(error, RetryableTaskError):
         return RetryDecision(retry=False, countdown_seconds=None, dead_letter=True)
     if retries_so_far >= self._max_retries:
-        return RetryDecision(retry=False, countdown_seconds=None, dead_letter=False)
+        return _refused(retry=False, countdown_seconds=None, dead_letter=False)
     return RetryDecision(
         retry=True,
         countdown_seconds=self._base_delay_seconds * (2**retries_so_far),
@@ -194,7 +212,7 @@ def drops_permanent_errors(
     if retries_so_far < 0:
         raise ValueError(f"retries_so_far must be >= 0, got {retries_so_far}")
     if not isinstance(error, RetryableTaskError):
-        return RetryDecision(retry=False, countdown_seconds=None, dead_letter=False)
+        return _refused(retry=False, countdown_seconds=None, dead_letter=False)
     if retries_so_far >= self._max_retries:
         return RetryDecision(retry=False, countdown_seconds=None, dead_letter=True)
     return RetryDecision(

@@ -2,8 +2,8 @@
 
 A ``Target`` says which real function a code exercise's probe is judged against, where its
 stand-ins (twins and mutants, ``grader/variants/<name>.py``) are, what the fork server must
-preload for a probe of it, and how the harness records its calls. Exercise specs name a
-target; the grader's flow, the oracle (which runs the implementations), the harness prelude
+preload for a probe of it, and how the proxy records its calls. Exercise specs name a
+target; the grader's flow, the oracle (which runs the implementations), the proxy's prelude
 and the verdict all read this declaration instead of keeping their own tables.
 
 Plain data, stdlib only: it is imported by the trusted prelude inside the sandbox too.

@@ -48,7 +48,7 @@ def draw_prefetch(rows: Sequence[Mapping[str, Any]]) -> Any:
     import matplotlib.pyplot as plt
 
     data = prefetch_bars(rows)
-    figure, axes = plt.subplots(figsize=(7, 3.2))
+    figure, axes = plt.subplots(figsize=(8.5, 3.2))
     width = 0.26
     for index, series in enumerate(BAR_SERIES):
         positions = [group + (index - 1) * width for group in range(len(data))]
@@ -56,10 +56,24 @@ def draw_prefetch(rows: Sequence[Mapping[str, Any]]) -> Any:
         axes.bar_label(bars)
     axes.set_xticks(range(len(data)), [f"multiplier={row['multiplier']}" for row in data])
     axes.set_ylabel("messages")
-    axes.set_title("One worker, 1 pool process, 6 long tasks: who holds them (celery inspect)")
-    axes.legend(loc="upper right", fontsize="small")
+    axes.set_title(prefetch_title(rows), fontsize="medium")
+    # The legend goes outside the axes, on the right: inside, it covered the tallest bar's label.
+    axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small", frameon=False)
     figure.tight_layout()
     return figure
+
+
+def prefetch_title(rows: Sequence[Mapping[str, Any]]) -> str:
+    """Says what was measured: one worker per multiplier, its pool and its concurrency."""
+    threads = sorted({int(row["threads"]) for row in rows})
+    pool = (
+        "threads pool, "
+        + "/".join(map(str, threads))
+        + (" thread" if threads == [1] else " threads")
+    )
+    tasks = sorted({sum(int(row[k]) for k in BAR_SERIES) for row in rows})
+    published = "/".join(map(str, tasks))
+    return f"One worker per multiplier ({pool}), {published} long tasks: who holds them"
 
 
 def plotted_prefetch(figure: Any) -> list[dict[str, int]]:

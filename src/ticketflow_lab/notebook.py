@@ -12,8 +12,10 @@ execution of such a cell is a ``LiveRun``:
   a stale (possibly reused) pid from an earlier run;
 * the worker's log file of a removed run is detached from ``logging`` (Celery would go on
   writing there), so the next run's worker logs into its own folder;
-* ``require``: a live cell that depends on a setup cell says so in words, instead of a
-  ``NameError`` — or worse, a stale log.
+* ``require`` and ``latest``: a cell that depends on a setup cell, or a reading cell run
+  before its experiment, says so in one sentence (``NotRunYet``: Jupyter shows its
+  message and no traceback), instead of a ``NameError`` — or worse, a stale log;
+* ``which``: the sentence a reading cell prints to say which run it reads.
 """
 
 from __future__ import annotations
@@ -78,17 +80,29 @@ def require_platform(*, live_worker: bool = True) -> str:
     )
 
 
+class NotRunYet(RuntimeError):
+    """A cell was run before the cell it depends on: shown as its one-sentence message.
+
+    IPython displays ``_render_traceback_()`` instead of a traceback: the learner sees
+    the sentence saying which cell to run, and the cell stops there.
+    """
+
+    def _render_traceback_(self) -> list[str]:
+        return [str(self)]
+
+
 def require(namespace: Mapping[str, Any], *names: str, cell: str) -> None:
     """Refuse, in words, to run a cell whose setup cell has not run in this kernel."""
     missing = [name for name in names if name not in namespace]
     if missing:
-        raise RuntimeError(f"请先运行{cell}（缺少 {', '.join(missing)}），再运行这个单元。")
+        raise NotRunYet(f"请先运行{cell}（缺少 {', '.join(missing)}），再运行这个单元。")
 
 
 class LiveRun:
     """One execution of a live cell; see the module docstring."""
 
     _latest: ClassVar[dict[str, LiveRun]] = {}
+    _count: ClassVar[dict[str, int]] = {}
 
     def __init__(self, lesson: str) -> None:
         previous = LiveRun._latest.pop(lesson, None)
@@ -101,17 +115,28 @@ class LiveRun:
         self.worker_log = self.folder / "worker.log"
         self.started = time.time()
         self.owner = os.getpid()
+        self.number = LiveRun._count[lesson] = LiveRun._count.get(lesson, 0) + 1
+        self.read_as = "实验单元"  # set by ``latest``: how the reading cell names it
         self.sent: list[Entry] = []  # the signals this run sent, as journal-like entries
         self._remove = weakref.finalize(self, _remove_if_owner, self.folder, self.owner)
         LiveRun._latest[lesson] = self
 
     @classmethod
     def latest(cls, lesson: str, *, cell: str) -> LiveRun:
-        """The last run of ``lesson`` in this kernel, or a clear error naming the cell."""
+        """The last run of ``lesson`` in this kernel, or ``NotRunYet`` naming the cell."""
         run = cls._latest.get(lesson)
         if run is None or not run.folder.is_dir():
-            raise RuntimeError(f"还没有实验结果：请先运行{cell}。")
+            raise NotRunYet(f"还没有实验结果：请先运行{cell}，再运行这个单元。")
+        run.read_as = cell
         return run
+
+    @property
+    def which(self) -> str:
+        """The sentence a reading cell prints first: which run of which cell it reads."""
+        clock = time.strftime("%H:%M:%S", time.localtime(self.started))
+        return (
+            f"（读取的是{self.read_as}在本 kernel 里最近一次的运行：#{self.number}，{clock} 开始）"
+        )
 
     def note(self, kind: str, /, **fields: Any) -> None:
         """Append one journal line (called in the pool processes: one write per line)."""
@@ -128,8 +153,11 @@ class LiveRun:
     def log_text(self) -> str:
         return self.worker_log.read_text(encoding="utf-8") if self.worker_log.exists() else ""
 
-    def wait_for(self, predicate: Callable[[Entry], bool], timeout: float = 10.0) -> Entry:
-        """Poll the journal until an entry matches; fail loudly instead of guessing."""
+    def wait_for(self, predicate: Callable[[Entry], bool], timeout: float = 30.0) -> Entry:
+        """Poll the journal until an entry matches; fail loudly instead of guessing.
+
+        The 30 s default is for a loaded machine: a step takes well under a second when quiet.
+        """
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             for entry in self.entries():
@@ -138,13 +166,14 @@ class LiveRun:
             time.sleep(0.02)
         raise TimeoutError(f"not observed within {timeout} s")
 
-    def wait_for_log(self, text: str, timeout: float = 10.0) -> None:
+    def wait_for_log(self, text: str, timeout: float = 30.0, *, count: int = 1) -> None:
+        """Poll the worker log until ``text`` occurs ``count`` times."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            if text in self.log_text():
+            if self.log_text().count(text) >= count:
                 return
             time.sleep(0.02)
-        raise TimeoutError(f"{text!r} not in the worker log within {timeout} s")
+        raise TimeoutError(f"{text!r} not {count} time(s) in the worker log within {timeout} s")
 
     def signal(self, worker: Any, pid: int, sig: signals.Signals, **fields: Any) -> None:
         """Send ``sig`` to ``pid`` only if it is a pool process of ``worker``, started now."""

@@ -15,7 +15,7 @@ import re
 import signal
 import subprocess
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
 
@@ -46,13 +46,15 @@ class WorkerLog:
         return "\n".join(self.text().splitlines()[-lines:])
 
 
-def worker_command(nodename: str, queue: str) -> list[str]:
+def worker_command(
+    nodename: str, queue: str, *, app_module: str = WORKER_MODULE, extra: Sequence[str] = ()
+) -> list[str]:
     return [
         sys.executable,
         "-m",
         "celery",
         "-A",
-        WORKER_MODULE,
+        app_module,
         "worker",
         "--pool",
         "prefork",
@@ -69,6 +71,7 @@ def worker_command(nodename: str, queue: str) -> list[str]:
         "--without-gossip",
         "--without-mingle",
         "--without-heartbeat",
+        *extra,
     ]
 
 
@@ -99,9 +102,18 @@ class WorkerProcess:
     """One run of the worker; ``start()`` again after a kill is a fresh process."""
 
     def __init__(
-        self, *, env: Mapping[str, str], log: WorkerLog, nodename: str, queue: str
+        self,
+        *,
+        env: Mapping[str, str],
+        log: WorkerLog,
+        nodename: str,
+        queue: str,
+        app_module: str = WORKER_MODULE,
+        extra_args: Sequence[str] = (),
     ) -> None:
         self.env = dict(env)
+        self.app_module = app_module
+        self.extra_args = tuple(extra_args)
         self.log = log
         self.nodename = nodename
         self.queue = queue
@@ -118,7 +130,9 @@ class WorkerProcess:
             raise RuntimeError(f"the worker is already running (pid {self.pid})")
         with self.log.path.open("ab") as output:
             self._popen = subprocess.Popen(
-                worker_command(self.nodename, self.queue),
+                worker_command(
+                    self.nodename, self.queue, app_module=self.app_module, extra=self.extra_args
+                ),
                 env=self.env,
                 stdin=subprocess.DEVNULL,
                 stdout=output,

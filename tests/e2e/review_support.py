@@ -10,7 +10,7 @@ import select
 import signal
 import subprocess
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,6 +31,10 @@ CHROMIUM_ARGS = [
 ]
 URL_PATTERN = re.compile(r"http://127\.0\.0\.1:(\d+)/\?token=([A-Za-z0-9_-]+)")
 START_TIMEOUT = 60.0
+#: review.js marks <html data-ready="1"> once its handlers are bound (one mark per page).
+READY = "html[data-ready='1']"
+#: How long a page may take to arrive and bind its script (generous: the machine is shared).
+PAGE_TIMEOUT_MS = 30_000
 
 
 def chromium_missing() -> str | None:
@@ -123,3 +127,51 @@ def browser() -> Iterator[Any]:
             yield launched
         finally:
             launched.close()
+
+
+# -- page state -------------------------------------------------------------------------
+# A key press or click is only made on a page whose script has bound its handlers, and what
+# it does is awaited as page state (the URL it leads to, then that page's script ready),
+# never as "some navigation happened": a key pressed before review.js ran does nothing.
+
+
+def settled(page: Any) -> None:
+    """Wait until the page's script is ready (its key and click handlers are bound)."""
+    from playwright.sync_api import expect
+
+    expect(page.locator(READY)).to_be_attached(timeout=PAGE_TIMEOUT_MS)
+
+
+def arrived(page: Any, url: str | Callable[[str], bool]) -> None:
+    """Wait until the page is at ``url`` (an exact URL or a test on it), loaded and ready."""
+    test = url if callable(url) else (lambda seen: seen == url)
+    page.wait_for_url(test, timeout=PAGE_TIMEOUT_MS)
+    settled(page)
+
+
+def press(page: Any, key: str) -> None:
+    """Press ``key`` once the page's script is listening for it."""
+    settled(page)
+    page.keyboard.press(key)
+
+
+def click(page: Any, selector: str) -> None:
+    """Click ``selector`` once the page's script is ready and the element is visible."""
+    settled(page)
+    shown(page, selector)
+    page.click(selector)
+
+
+def shown(page: Any, selector: str) -> None:
+    """Wait until ``selector`` is visible on the page."""
+    from playwright.sync_api import expect
+
+    expect(page.locator(selector)).to_be_visible(timeout=PAGE_TIMEOUT_MS)
+
+
+def href(page: Any, selector: str) -> str:
+    """The absolute URL the link ``selector`` leads to (read on a ready page)."""
+    settled(page)
+    target = page.get_attribute(selector, "href")
+    assert target, f"{selector} has no href on {page.url}"
+    return str(page.evaluate("target => new URL(target, document.baseURI).href", target))

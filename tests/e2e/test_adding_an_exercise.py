@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from grader.app.fingerprint import verdict_files, verdict_fingerprint
+from grader.app.listing import list_exercises
 from grader.app.service import GradingService, GradingSettings
 from grader.judge.exercises import exercise_ids, get_exercise
 from tests.e2e.throwaway import EXERCISE_ID, FILES, Throwaway, throwaway
@@ -49,7 +50,7 @@ def test_a_stand_in_that_turns_correct_invalidates_the_cached_verdict(
     with _service(throwaway.root) as service:
         first = service.check(EXERCISE_ID, throwaway.hand_in("good_probe.py")).report
         assert first.status == "passed", first
-        cached = {e.exercise: e.status for e in service.list(run_missing=False)}
+        cached = {e.exercise: e.status for e in list_exercises(service, run_missing=False)}
         assert cached[EXERCISE_ID] == "passed"  # served from .grader/, nothing ran
 
         before = verdict_fingerprint(exercise)
@@ -63,7 +64,7 @@ def test_a_stand_in_that_turns_correct_invalidates_the_cached_verdict(
         throwaway.stand_ins.write_text(fixed, encoding="utf-8")
         assert verdict_fingerprint(exercise) != before
 
-        stale = {e.exercise: e.status for e in service.list(run_missing=False)}
+        stale = {e.exercise: e.status for e in list_exercises(service, run_missing=False)}
         assert stale[EXERCISE_ID] == "unchecked"  # the old verdict is not served
         again = service.check(EXERCISE_ID, throwaway.probe).report
     assert again.status == "failed"

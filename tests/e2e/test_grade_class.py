@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from grader.instructor.gradebook import Gradebook, ResultView
+from grader.instructor.gradebook.stats import evaluated
 from grader.judge.exercises import get_exercise
 from tests.e2e.batch_support import Ran, expected_profiles, grader, row_problems
 from tests.support.classroom import EXERCISES, NOT_STUDENTS, SCRIPT, Member, make_class
@@ -67,7 +68,8 @@ def test_summary_counts_every_grading_and_names_skipped_entries(graded: Graded) 
     summary = graded.first.json()
     total = len(graded.members) * len(EXERCISES)
     assert set(summary) == {
-        "graded", "unchanged", "passed", "failed", "needs_review", "errors", "missing", "seconds",
+        "graded", "unchanged", "passed", "failed", "needs_review", "reviewed", "errors",
+        "missing", "seconds",
     }  # fmt: skip
     assert (summary["graded"], summary["unchanged"]) == (total, 0)
     statuses = Counter(r.status for r in _results(graded).values())
@@ -76,6 +78,7 @@ def test_summary_counts_every_grading_and_names_skipped_entries(graded: Graded) 
     assert (
         sum(summary[k] for k in ("passed", "failed", "needs_review", "errors", "missing")) == total
     )
+    assert summary["reviewed"] == 0  # nothing decided yet
     for name in NOT_STUDENTS:
         assert graded.first.stderr.count(f"Skipped {name}:") == 1, name
 
@@ -130,11 +133,8 @@ def test_export_json_and_final_scores(graded: Graded, tmp_path: Path) -> None:
         assert [e["id"] for e in data["exercises"]] == list(EXERCISES)
         student = next(s for s in data["students"] if s["student"] == prose)
         cell = student["results"]["EX-11-02"]
-        assert (cell["final_score"], cell["reviewed"], cell["status"]) == (
-            1.5,
-            True,
-            "needs_review",
-        )
+        assert (cell["final_score"], cell["reviewed"], cell["status"]) == (1.5, True, "reviewed")
+        assert cell["graded_status"] == "needs_review"
         assert student["total"] == 1.5
         csv_rows = grader("export", cwd=graded.work).stdout.splitlines()
         assert any(line.startswith(f"{prose},,1.5,") for line in csv_rows)
@@ -174,14 +174,21 @@ def test_stats_report_pass_shares_and_surviving_mutants(graded: Graded) -> None:
     assert (ex["handed_in"], ex["passed"]) == (len(handed), len(passing))
     assert ex["passed_share"] == round(len(passing) / len(handed), 4)
     assert stats["EX-12-02"]["passed"] == 0  # prose is never "passed" before review
+    assert stats["EX-12-02"]["passed_of"] == 0 and stats["EX-12-02"]["waiting"] > 0
     # the mutant prints_only.py lets through, recomputed from the rows themselves: the share
     # is over the probes judged against it (not starters, not unreadable files)
     results = [r for r in _results(graded).values() if r.exercise == "EX-11-01"]
     rows = [r for r in results if "retries_any_error" in r.mutants]
-    survived = sum(1 for r in rows if not r.mutants["retries_any_error"])
-    assert 0 < survived < len(rows) < len(handed)
+    name = "mutant:retries_any_error"
+    ran = [r for r in rows if any(c.name == name and evaluated(c) for c in r.checks)]
+    survived = sum(1 for r in ran if not r.mutants["retries_any_error"])
+    assert 0 < survived < len(ran) < len(rows) < len(handed)  # crashes: handed in, not run
     mutant = ex["mutants"]["retries_any_error"]
-    assert (mutant["survived"], mutant["total"]) == (survived, len(rows))
+    assert (mutant["survived"], mutant["evaluated"], mutant["handed_in"]) == (
+        survived,
+        len(ran),
+        len(rows),
+    )
     assert 0 < mutant["share"] < 1
     text = grader("stats", "--lang", "en", cwd=graded.work).stdout
     assert "survived in" in text and "EX-11-01" in text

@@ -3,6 +3,7 @@ exceptions."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,16 @@ from grader import check
 from tests.e2e.conftest import REPO, Course
 
 pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture(autouse=True, scope="module")
+def masters_closed() -> Iterator[None]:
+    """``check()`` keeps a warm service (and its master) per settings, as a kernel does, until
+    the interpreter exits: these tests stop them when they are done, not at pytest's exit."""
+    from grader import notebook
+
+    yield
+    notebook._close_all()
 
 
 def test_warm_calls_reuse_one_master_and_render_html(course: Course) -> None:

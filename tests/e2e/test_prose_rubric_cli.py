@@ -12,7 +12,7 @@ from tests.e2e.conftest import REPO, Course
 
 pytestmark = pytest.mark.e2e
 
-ANSWERS = REPO / "tests" / "unit" / "grader" / "rubric" / "files"
+ANSWERS = REPO / "tests" / "unit" / "grader" / "judge" / "rubric" / "files"
 CASES = [
     "EX-11-02/honest-zh-bullets.md",
     "EX-11-02/wrong-misconceptions-zh.md",

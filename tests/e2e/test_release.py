@@ -3,22 +3,26 @@
 Inside the built copy (its own ``src`` and ``grader`` first on ``PYTHONPATH``, the test's
 interpreter only for third-party packages): ``make demo`` runs, lesson 13 executes, and
 ``grader check`` says "not started" for a starter and "passed" for a correct probe this
-test writes.
+test writes. No text of the answer key (``grader/private/``: each pattern, each concept
+summary) is anywhere in the copy, and the same scan finds them all in a copy built with
+``grader/private/`` left in.
 """
 
 from __future__ import annotations
 
-import ast
 import json
 import os
 import re
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import nbformat
 import pytest
 
+import grader.instructor.release as release_module
+from grader.judge.exercises.answer_key import private_files
 from tests.notebooks.kernel import execute, stream_text
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
@@ -61,6 +65,30 @@ def release(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
+def _shipped_text(copy: Path) -> str:
+    return "\n".join(
+        path.read_text(encoding="utf-8", errors="replace")
+        for path in copy.rglob("*")
+        if path.is_file()
+    )
+
+
+def answer_key_texts() -> list[str]:
+    """Every pattern's text as the private files spell it (fragments, section headings,
+    terms: what a leaked file would hold), and every concept summary in zh and en. Texts
+    that are only ``${NAME}`` references (their fragment is in the list) or shorter than 8
+    characters (a bare word such as ``sqlite``, which the lessons use too) are left out."""
+    texts = []
+    for path in private_files():
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        texts += list(data.get("fragments", {}).values())
+        texts += [section["heading"] for section in data.get("sections", [])]
+        for concept in data["concepts"]:
+            texts += [term for alternative in concept["alternatives"] for term in alternative]
+            texts += list(concept["summary"].values())
+    return [t for t in dict.fromkeys(texts) if len(re.sub(r"\$\{\w+\}", "", t)) >= 8]
+
+
 def inside(release: Path) -> dict[str, str]:
     """The environment of a command run in the copy: its own packages come first."""
     env = {k: v for k, v in os.environ.items() if k not in ("GRADER_LANG", "PYTHONPATH")}
@@ -91,11 +119,7 @@ def test_the_copy_leaves_out_solutions_tests_and_says_so(release: Path) -> None:
 
 
 def test_no_solution_text_and_no_rubric_is_in_the_copy(release: Path) -> None:
-    shipped = "\n".join(
-        path.read_text(encoding="utf-8", errors="replace")
-        for path in release.rglob("*")
-        if path.is_file()
-    )
+    shipped = _shipped_text(release)
     # Every prose sentence of a reference answer, and every assertion of a reference probe.
     secrets = [
         line.strip()
@@ -107,15 +131,21 @@ def test_no_solution_text_and_no_rubric_is_in_the_copy(release: Path) -> None:
     ]
     assert len(secrets) > 10  # the scan has something to find
     assert [secret for secret in secrets if secret in shipped] == []
-    # The catalogue's summaries of the expected points are gone, and so are the rubrics.
-    for catalogue in ("messages_zh.py", "messages_en.py"):
-        source = (REPO / "grader" / "render" / catalogue).read_text(encoding="utf-8")
-        texts = re.findall(r'"concept\.EX-[^"]+":\s*\(?\s*"([^"]+)"', source)
-        assert len(texts) >= 10
-        assert [text for text in texts if text in shipped] == []
-    for module in ("ex_11_02.py", "ex_12_02.py", "ex_13_02.py"):
-        tree = ast.parse((release / "grader" / "exercises" / module).read_text())
-        assert "Concept(" not in ast.unparse(tree)
+    # No pattern and no concept summary of the answer key, in any file of the copy.
+    texts = answer_key_texts()
+    assert len(texts) >= 90 and len(private_files()) == 3  # the scan has much to find
+    assert [text for text in texts if text in shipped] == []
+    assert not (release / "grader" / "private").exists()
+
+
+def test_the_answer_key_scan_finds_every_text_in_a_copy_that_keeps_private(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(release_module, "LEFT_OUT_INSIDE", {})
+    leaky = release_module.build_release(REPO, tmp_path / "leaky")
+    assert "grader/private/EX-11-02.toml" in leaky.files
+    shipped = _shipped_text(leaky.out)
+    assert [text for text in answer_key_texts() if text not in shipped] == []
 
 
 def test_make_demo_runs_in_the_copy(release: Path, tmp_path: Path) -> None:

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from tests.hostile.corpus import DROP_MARKERS, PROCESS_MARKER, REPO, THREAD_MARKER
 
-PR_SET_CHILD_SUBREAPER = 36
+PR_SET_CHILD_SUBREAPER, PR_GET_CHILD_SUBREAPER = 36, 37
 #: One canary per test process (files/write_outside_workdir.py aims at /tmp/hostile-canary*):
 #: two corpus runs at once on a shared machine must not see each other's canary change.
 CANARY = Path(f"/tmp/hostile-canary-{os.getpid()}")
@@ -45,10 +45,20 @@ EXPLICIT_TARGETS = (
 _children_before: frozenset[int] = frozenset()
 
 
+# Whether the test process was a subreaper before the corpus made it one (the end-of-run
+# leak check, tests.support.leaks, makes it one for the whole session): put back at the end.
+_was_subreaper = False
+
+
 def set_child_subreaper(on: bool) -> None:
-    global _children_before
+    global _children_before, _was_subreaper
     libc = ctypes.CDLL(None, use_errno=True)
-    if libc.prctl(PR_SET_CHILD_SUBREAPER, int(on), 0, 0, 0) != 0:
+    if on:
+        state = ctypes.c_int(0)
+        if libc.prctl(PR_GET_CHILD_SUBREAPER, ctypes.byref(state), 0, 0, 0) != 0:
+            raise OSError(ctypes.get_errno(), "prctl(PR_GET_CHILD_SUBREAPER)")
+        _was_subreaper = bool(state.value)
+    if libc.prctl(PR_SET_CHILD_SUBREAPER, int(on or _was_subreaper), 0, 0, 0) != 0:
         raise OSError(ctypes.get_errno(), "prctl(PR_SET_CHILD_SUBREAPER)")
     if on:
         _children_before = frozenset(children_of(os.getpid()))

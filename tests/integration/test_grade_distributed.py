@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import create_engine, select
 
+from grader.instructor.batch.celery_app import QUEUE
 from grader.instructor.gradebook.models import Grading
 from tests.e2e.batch_support import canonical, environment, expected_profiles, grading_keys
 from tests.e2e.conftest import grader_command
@@ -157,7 +158,8 @@ def test_two_workers_one_killed_every_grading_recorded_once(
 def test_no_worker_consuming_is_exit_2_after_the_wait_timeout(
     tmp_path: Path, rabbitmq_vhost: RabbitMQVhost
 ) -> None:
-    make_class(tmp_path / "submissions", tmp_path / "gradebook.db", ["reference"])
+    make_class(tmp_path / "submissions", tmp_path / "gradebook.db", ["reference", "reference"])
+    other_run = _foreign_message(rabbitmq_vhost.url)  # another run's task on the same queue
     done = subprocess.run(
         [
             *grader_command(),
@@ -178,5 +180,33 @@ def test_no_worker_consuming_is_exit_2_after_the_wait_timeout(
     )
     assert done.returncode == 2, done.stderr
     assert "No worker has answered" in done.stderr  # said while waiting
-    assert "No worker finished a student" in done.stderr and "0/1 students" in done.stderr
+    assert "No worker finished a student" in done.stderr and "0/2 students" in done.stderr
     assert "Traceback" not in done.stderr
+    # the run's unanswered tasks were revoked and purged: no worker grades them later
+    assert "2 unanswered tasks of this run were revoked and 2 of them purged" in done.stderr
+    assert rabbitmq_vhost.counts(QUEUE).ready == 1  # only the other run's message is left
+    assert _queued_runs(rabbitmq_vhost.url) == [other_run]
+
+
+def _foreign_message(url: str) -> str:
+    from grader.instructor.batch.celery_app import TASK_NAME, create_batch_app
+
+    app = create_batch_app(url)
+    app.send_task(TASK_NAME, args=["another-run", "zed", "/nowhere", "folder", {}], queue=QUEUE)
+    return "another-run"
+
+
+def _queued_runs(url: str) -> list[str]:
+    from grader.instructor.batch.abandon import _run_of
+    from grader.instructor.batch.celery_app import create_batch_app
+
+    app = create_batch_app(url)
+    runs = []
+    with app.connection_for_write() as connection:
+        channel = connection.channel()
+        queue = app.amqp.queues[QUEUE].bind(channel)
+        while (message := queue.get(no_ack=False, accept=["json"])) is not None:
+            runs.append(_run_of(message) or "")
+            message.ack()
+        channel.close()
+    return runs

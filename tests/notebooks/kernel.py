@@ -29,8 +29,8 @@ CELL_TIMEOUT_SECONDS = 120
 
 
 def lesson_notebooks() -> list[Path]:
-    """Every lesson notebook (``NN-name.ipynb``) in ``lessons/``, in order."""
-    return sorted(LESSONS_DIR.glob("[0-9][0-9]-*.ipynb"))
+    """Every lesson notebook (``NN-name.ipynb``, or ``NNa-…``/``NNb-…`` for a split lesson)."""
+    return sorted(LESSONS_DIR.glob("[0-9][0-9]*-*.ipynb"))
 
 
 @contextmanager
@@ -54,11 +54,12 @@ def this_interpreter_kernel() -> Iterator[type[KernelManager]]:
         yield ThisInterpreterKernelManager
 
 
-def execute(notebook: Any, *, cwd: Path) -> Any:
+def execute(notebook: Any, *, cwd: Path, allow_errors: bool = False) -> Any:
     """Run every cell of ``notebook`` (in place) with ``cwd`` as the working directory.
 
-    Raises ``nbclient.exceptions.CellExecutionError`` on the first failing cell. nbclient
-    owns the kernel and shuts it down (and closes its channels) afterwards.
+    Raises ``nbclient.exceptions.CellExecutionError`` on the first failing cell, unless
+    ``allow_errors`` (then the error is an output of its cell and the run goes on).
+    nbclient owns the kernel and shuts it down (and closes its channels) afterwards.
     """
     with this_interpreter_kernel() as manager_class:
         NotebookClient(
@@ -66,6 +67,7 @@ def execute(notebook: Any, *, cwd: Path) -> Any:
             kernel_name=KERNEL_NAME,
             kernel_manager_class=manager_class,
             timeout=CELL_TIMEOUT_SECONDS,
+            allow_errors=allow_errors,
             resources={"metadata": {"path": str(cwd)}},
         ).execute()
     return notebook

@@ -1,7 +1,8 @@
 """Every lesson runs top to bottom on a real kernel and prints what the course promises.
 
 Expected outputs live in ``files/<notebook>/``: ``exact/<tag>.txt`` is the whole stdout of
-the code cell tagged ``<tag>``; ``lines/<tag>.txt`` lists lines that cell must print.
+the code cell tagged ``<tag>``; ``lines/<tag>.txt`` lists lines that cell must print. Both
+sides are compared after ``rerun.normalise`` (timings, pids, ids, clock times, run numbers).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any
 import pytest
 
 from tests.notebooks.kernel import cells_tagged, stream_text
+from tests.notebooks.rerun import normalise
 from tests.notebooks.test_committed_notebooks import LESSON_STEMS
 
 pytestmark = [pytest.mark.notebooks, pytest.mark.slow]
@@ -55,18 +57,18 @@ def test_every_lesson_has_checked_outputs(stem: str) -> None:
 def test_tagged_cell_prints_exactly(
     stem: str, expected_file: Path, executed_lesson: Callable[[str], Any]
 ) -> None:
-    printed = tagged_stdout(executed_lesson(stem), expected_file.stem)
-    assert printed == expected_file.read_text(encoding="utf-8")
+    printed = normalise(tagged_stdout(executed_lesson(stem), expected_file.stem))
+    assert printed == normalise(expected_file.read_text(encoding="utf-8"))
 
 
 @pytest.mark.parametrize(("stem", "expected_file"), expected_outputs("lines"))
 def test_tagged_cell_prints_these_lines(
     stem: str, expected_file: Path, executed_lesson: Callable[[str], Any]
 ) -> None:
-    printed = tagged_stdout(executed_lesson(stem), expected_file.stem).splitlines()
+    printed = normalise(tagged_stdout(executed_lesson(stem), expected_file.stem)).splitlines()
     missing = [
         line
-        for line in expected_file.read_text(encoding="utf-8").splitlines()
+        for line in normalise(expected_file.read_text(encoding="utf-8")).splitlines()
         if line not in printed
     ]
     assert not missing, "\n".join(["missing lines:", *missing, "printed:", *printed])

@@ -101,7 +101,7 @@ def _positive(text: str) -> int:
 
 def run(args: argparse.Namespace, lang: str, as_json: bool) -> int:
     from grader.instructor.batch.progress import GradingProgress
-    from grader.instructor.batch.run import GradeOptions, dry_run, grade_class
+    from grader.instructor.batch.run import GradeOptions, chosen_exercises, dry_run, grade_class
 
     options = GradeOptions(
         submissions=args.submissions,
@@ -127,7 +127,8 @@ def run(args: argparse.Namespace, lang: str, as_json: bool) -> int:
         return GradingProgress(label, total, enabled=sys.stderr.isatty())
 
     result = grade_class(options, note=note, progress=progress)
-    summary = result.summary
+    students = {source.student for source in result.discovery.students}
+    summary = with_decisions(result.summary, args.db, students, chosen_exercises(args.exercise))
     if as_json:
         print(json.dumps(summary))
     else:
@@ -151,3 +152,33 @@ def _print_dry_run(planned: list[Any], lang: str, as_json: bool) -> int:
     }
     print(render_message("batch.dry_summary", counts, lang))
     return EXIT_PASSED
+
+
+#: The summary's field for each status the grader gives.
+_FIELDS = {"passed": "passed", "failed": "failed", "needs_review": "needs_review"}
+_FIELDS |= {"error": "errors", "missing": "missing"}
+
+
+def with_decisions(
+    summary: dict[str, float | int],
+    db_url: str | None,
+    students: set[str],
+    exercises: tuple[str, ...],
+) -> dict[str, float | int]:
+    """The run's summary with every item the instructor decided counted as ``reviewed``
+    (and no longer under the status the grader gave it), as the review page shows it."""
+    from grader.instructor.gradebook import Gradebook
+
+    with Gradebook(db_url) as book:
+        decided = [
+            result
+            for result in book.results()
+            if result.reviewed and result.student in students and result.exercise in exercises
+        ]
+    counted = dict(summary)
+    counted["reviewed"] = len(decided)
+    for result in decided:
+        field = _FIELDS.get(result.status)
+        if field is not None and int(counted.get(field, 0)) > 0:
+            counted[field] = int(counted[field]) - 1
+    return counted

@@ -17,12 +17,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace, lang: str, as_json: bool) -> int:
+    from grader.app.listing import list_exercises
     from grader.app.service import GradingService, GradingSettings
     from grader.render.listing import entries_to_dicts, entries_to_text
 
     settings = GradingSettings.from_env(root=args.root, lang=lang)
     with GradingService(settings) as service:
-        entries = service.list(run_missing=not args.no_run)
+        entries = list_exercises(service, run_missing=not args.no_run)
     if as_json:
         emit(json.dumps(entries_to_dicts(entries, lang), ensure_ascii=False, indent=2))
     else:

@@ -46,7 +46,6 @@ def run(args: argparse.Namespace, lang: str, as_json: bool) -> int:
             "out": str(release.out),
             "files": len(release.files),
             "left_out": [entry.path for entry in release.left_out],
-            "redacted": [entry.path for entry in release.redacted],
         }
         print(json.dumps(summary, ensure_ascii=False, indent=2))
     else:

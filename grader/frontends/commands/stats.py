@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import TYPE_CHECKING
 
 from grader.errors import EXIT_PASSED
-from grader.judge.results import Message
+from grader.judge.results import Message, ParamValue
 from grader.render.catalog import render_message
+
+if TYPE_CHECKING:
+    from grader.instructor.gradebook.stats import ExerciseStats
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -35,27 +39,50 @@ def run(args: argparse.Namespace, lang: str, as_json: bool) -> int:
         print(render_message("stats.empty", {}, lang))
         return EXIT_PASSED
     for item in stats:
-        title = render_message(f"exercise.{item.exercise}.title", {}, lang)
-        passed = render_message("stats.passed", {}, lang)
-        print(
-            f"{item.exercise} {title}: {passed} {item.passed}/{item.handed_in}"
-            f" ({item.passed_share:.0%})"
-        )
-        for check in item.checks:
-            if not check.failed:
-                continue
-            share = round(check.share * 100)
-            if check.category == "mutant":
-                mutant = Message(f"mutant.{check.subject}")
-                line = render_message(
-                    "stats.mutant_survived", {"mutant": mutant, "share": share}, lang
-                )
-                line += f" [{check.subject}]"
-            else:
-                name = _title(item.exercise, check.category, check.subject)
-                line = render_message("stats.check_failed", {"check": name, "share": share}, lang)
-            print(f"  {line}")
+        for line in _lines(item, lang):
+            print(line)
     return EXIT_PASSED
+
+
+def _lines(item: ExerciseStats, lang: str) -> list[str]:
+    """One exercise: its pass share with the denominator, what was not really attempted,
+    then each check and mutant the class failed (a mutant over the probes evaluated)."""
+    title = render_message(f"exercise.{item.exercise}.title", {}, lang)
+    if item.kind == "prose":
+        params = {"passed": item.passed, "decided": item.decided, "waiting": item.waiting}
+        head = render_message("stats.prose_decided", params, lang)
+    else:
+        passed = render_message("stats.passed", {}, lang)
+        head = f"{passed} {item.passed}/{item.handed_in} ({item.passed_share:.0%})"
+    lines = [f"{item.exercise} {title}: {head}"]
+    apart = [
+        render_message(message_id, {"count": count}, lang)
+        for message_id, count in (
+            ("stats.not_started", item.not_started),
+            ("stats.too_short", item.too_short),
+        )
+        if count
+    ]
+    if apart:
+        lines.append("  " + "; ".join(apart))
+    for check in item.checks:
+        if not check.failed:
+            continue
+        share = round(check.share * 100)
+        if check.category == "mutant":
+            counts: dict[str, ParamValue] = {
+                "mutant": Message(f"mutant.{check.subject}"),
+                "share": share,
+                "survived": check.failed,
+                "evaluated": check.total,
+                "handed": check.seen,
+            }
+            line = render_message("stats.mutant_evaluated", counts, lang) + f" [{check.subject}]"
+        else:
+            name = _title(item.exercise, check.category, check.subject)
+            line = render_message("stats.check_failed", {"check": name, "share": share}, lang)
+        lines.append(f"  {line}")
+    return lines
 
 
 def _title(exercise: str, category: str, subject: str | None) -> Message:

@@ -20,6 +20,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--verify", type=Path, metavar="FILE", help="check a zip against its manifest"
     )
+    parser.add_argument(
+        "--force", action="store_true", help="overwrite the zip when it already exists"
+    )
     parser.add_argument("--root", type=Path, help="course root (default: search upward)")
     parser.add_argument("--lang", choices=("zh", "en"), help="language of the messages")
     parser.set_defaults(run=run)
@@ -35,7 +38,7 @@ def run(args: argparse.Namespace, lang: str, as_json: bool) -> int:
         print(render_message("submit.verified", params, lang))
         return EXIT_PASSED
     student = args.student or getpass.getuser()
-    packed = pack(find_course_root(args.root), student, args.out)
+    packed = pack(find_course_root(args.root), student, args.out, overwrite=args.force)
     for exercise in packed.left_out:
         print(
             render_message("submit.left_out_starter", {"exercise": exercise}, lang), file=sys.stderr

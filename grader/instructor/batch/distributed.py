@@ -62,12 +62,14 @@ def grade_distributed(
     app = create_batch_app(broker)
     check_broker(app, broker)
     run_id = str(uuid.uuid4())
+    task_ids: dict[str, str] = {}
     for source in students:
-        app.send_task(
+        sent = app.send_task(
             TASK_NAME,
             args=[run_id, source.student, str(source.path), source.kind, plan.to_json()],
             queue=QUEUE,
         )
+        task_ids[source.student] = sent.id
     note("batch.queued", {"count": len(students), "url": shown_url(broker), "run_id": run_id})
     outcomes: dict[str, StudentOutcome] = {}
     last_progress = started = time.monotonic()
@@ -87,6 +89,11 @@ def grade_distributed(
                 if not workers_answering(app):
                     note("batch.waiting_workers", {"url": shown_url(broker)})
             if now - last_progress > wait_timeout:
+                from grader.instructor.batch.abandon import abandon
+
+                unanswered = [task_ids[s.student] for s in students if s.student not in outcomes]
+                revoked, purged = abandon(app, QUEUE, run_id, unanswered)
+                note("batch.revoked", {"count": revoked, "purged": purged})
                 raise UsageError(
                     "error.no_worker",
                     url=shown_url(broker),

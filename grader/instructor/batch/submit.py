@@ -41,8 +41,9 @@ class Packed:
     left_out: tuple[str, ...]
 
 
-def pack(root: Path, student: str, out: Path | None = None) -> Packed:
-    """Zip the student's started answers under ``root/exercises``."""
+def pack(root: Path, student: str, out: Path | None = None, *, overwrite: bool = False) -> Packed:
+    """Zip the student's started answers under ``root/exercises``. An existing file at the
+    target is replaced only with ``overwrite`` (``--force``); else ``error.submit_exists``."""
     from grader.instructor.gradebook.rows import grader_version
 
     if not valid_student_id(student):
@@ -70,13 +71,23 @@ def pack(root: Path, student: str, out: Path | None = None) -> Packed:
         "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
     }
     target = (out or Path.cwd() / f"{student}.zip").absolute()
+    if not overwrite and os.path.lexists(target):
+        raise UsageError("error.submit_exists", path=str(target))
     temporary = target.with_name(f".{target.name}.tmp")
     with zipfile.ZipFile(temporary, "w", zipfile.ZIP_DEFLATED) as archive:
         for name, data in sorted(files.items()):
             archive.writestr(zipfile.ZipInfo(name, _ZIP_TIME), data, zipfile.ZIP_DEFLATED)
         body = json.dumps(manifest, ensure_ascii=False, indent=2).encode("utf-8")
         archive.writestr(zipfile.ZipInfo(MANIFEST, _ZIP_TIME), body, zipfile.ZIP_DEFLATED)
-    os.replace(temporary, target)
+    if overwrite:
+        os.replace(temporary, target)
+    else:
+        try:  # never replaces a file that appeared meanwhile
+            os.link(temporary, target)
+        except FileExistsError:
+            raise UsageError("error.submit_exists", path=str(target)) from None
+        finally:
+            temporary.unlink(missing_ok=True)
     return Packed(target, tuple(manifest["exercises"]), tuple(left_out))
 
 

@@ -13,6 +13,8 @@ from grader.judge.results import CheckReport, CheckResult, Message, ParamValue
 #: ``content_sha256`` of an exercise that was not handed in.
 MISSING = "missing"
 STATUSES = ("passed", "failed", "needs_review", "error", "missing")
+#: What front ends show: a decided item is ``reviewed`` whatever the grader said.
+SHOWN_STATUSES = ("passed", "failed", "needs_review", "reviewed", "error", "missing")
 
 
 def sha256_text(text: str) -> str:

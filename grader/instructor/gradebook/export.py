@@ -6,36 +6,18 @@ from __future__ import annotations
 
 from typing import Any
 
+from grader.instructor.gradebook.columns import columns_of, max_score_of
 from grader.instructor.gradebook.views import ResultView
-from grader.judge.exercises import exercise_ids, get_exercise
+from grader.instructor.term import lms
 
-
-def columns_of(results: list[ResultView]) -> list[str]:
-    """The exercises present, in the course's order (unknown ones after, sorted)."""
-    present = {result.exercise for result in results}
-    known = [exercise_id for exercise_id in exercise_ids() if exercise_id in present]
-    return known + sorted(present - set(known))
-
-
-def max_score_of(exercise_id: str, results: list[ResultView]) -> float:
-    """The exercise's maximum from its spec; from the rows for an exercise no longer known."""
-    from grader.errors import UnknownExercise
-
-    try:
-        return get_exercise(exercise_id).max_score
-    except UnknownExercise:
-        return max((r.max_score for r in results if r.exercise == exercise_id), default=0.0)
+__all__ = ["awaiting_review", "columns_of", "max_score_of", "to_csv", "to_json"]
 
 
 def to_csv(results: list[ResultView]) -> str:
-    from grader.instructor.term import lms
-
     return lms.to_csv(lms.build_table(results, (), {}), results, lms.ExportOptions())
 
 
 def to_json(results: list[ResultView]) -> dict[str, Any]:
-    from grader.instructor.term import lms
-
     return lms.to_json(lms.build_table(results, (), {}), results, lms.ExportOptions())
 
 

@@ -174,6 +174,13 @@ class Review(Base):
     reviewer: Mapped[str] = mapped_column(String(120))
     reviewed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     content_sha256: Mapped[str] = mapped_column(String(SHA256_LENGTH))
+    #: The grading the reviewer had in front of them (None: a decision older than 0002).
+    grading_id: Mapped[int | None] = mapped_column(Integer)
+    #: Bumped by every save: a form carries the version it read, so a second reviewer
+    #: saving over a decision they never saw is refused (optimistic concurrency).
+    version: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
+    #: The answer group whose one decision set this score; None: decided on its own.
+    group_key: Mapped[str | None] = mapped_column(String(40))
 
 
 class BatchTask(Base):

@@ -79,6 +79,9 @@ def review_view(row: Review, current_sha: str) -> ReviewView:
         reviewed_at=reviewed_at,
         content_sha256=row.content_sha256,
         changed_since_review=row.content_sha256 != current_sha,
+        grading_id=row.grading_id,
+        version=row.version or 1,
+        group_key=row.group_key,
     )
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import getpass
 import os
 import socket
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from types import TracebackType
 from typing import Any
@@ -25,9 +25,10 @@ from grader.instructor.gradebook.database import (
     database_files,
     resolve_url,
 )
+from grader.instructor.gradebook.decisions import Decision, save
 from grader.instructor.gradebook.entries import GradingEntry, GradingKey
 from grader.instructor.gradebook.models import BatchTask, CurrentResult, Grading, Review
-from grader.instructor.gradebook.rows import grading_row, result_view, review_view
+from grader.instructor.gradebook.rows import grading_row, result_view
 from grader.instructor.gradebook.views import ResultView, ReviewView
 
 
@@ -211,27 +212,29 @@ class Gradebook:
         final_score: float | None,
         comment: str = "",
         reviewer: str | None = None,
+        grading_id: int | None = None,
+        version: int | None = None,
     ) -> ReviewView:
-        """Store the instructor's decision on the current submission (replacing an earlier
-        one). ``final_score`` must be within 0..max; None keeps the automatic score."""
-        current = self.result(student, exercise)
-        if current is None:
-            raise UsageError("error.review_no_result", student=student, exercise=exercise)
-        if final_score is not None and not 0 <= final_score <= current.max_score:
-            raise UsageError(
-                "error.review_score_range", score=final_score, max_score=current.max_score
-            )
-        with self._sessions.begin() as session:
-            row = session.get(Review, (student, exercise)) or Review(
-                student=student, exercise=exercise
-            )
-            row.final_score = final_score
-            row.comment = comment
-            row.reviewer = (reviewer or default_reviewer())[:120]
-            row.reviewed_at = datetime.now(UTC)
-            row.content_sha256 = current.content_sha256
-            session.add(row)
-        return review_view(row, current.content_sha256)
+        """Store the instructor's decision (replacing an earlier one). ``final_score`` must
+        be within 0..max; None keeps the automatic score. ``grading_id`` and ``version``
+        bind it to what the reviewer read (see ``decisions``): ``StaleDecision`` when that
+        submission is no longer current, ``ConflictingDecision`` when another reviewer
+        saved meanwhile."""
+        decision = Decision(student, exercise, final_score, comment, grading_id, version)
+        self.decide([decision], reviewer)
+        stored = self.result(student, exercise)
+        assert stored is not None and stored.review is not None
+        return stored.review
+
+    def decide(self, decisions: Sequence[Decision], reviewer: str | None = None) -> None:
+        """Store several decisions (an answer group's) in one transaction: all or none."""
+        save(self._sessions, decisions, reviewer or default_reviewer())
+
+    def grading(self, grading_id: int) -> ResultView | None:
+        """One recorded grading (current or history), without a review."""
+        with self._sessions() as session:
+            row = session.get(Grading, grading_id)
+            return None if row is None else result_view(row, None)
 
 
 # -- queries -------------------------------------------------------------------------------

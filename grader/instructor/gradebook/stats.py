@@ -1,12 +1,17 @@
-"""Class statistics: per exercise the share passed; per check and per mutant, the share of
-the class that failed it ("mutant off_by_one_bound survived in 41% of probes").
+"""Class statistics, each figure with its denominator: per exercise the share passed; per
+check and per mutant the share of the class that failed it ("mutant off_by_one_bound
+survived in 41% of probes (7 of 17 evaluated)"). ``grader stats`` (text and ``--json``) and
+the review page's insight page both read these, so they always agree.
 
-The pass share is over the students who handed the exercise in (missing ones are left
-out). A check's share is over the submissions that check judged: an untouched starter or
-an unreadable file has no mutant checks, so it neither counts for nor against one. A
-mutant "survived" in a probe when its check did not pass, including when the probe failed
-on the real code first: either way the probe did not catch it, and that is what to
-re-teach.
+- The pass share is over the students who handed the exercise in (missing ones are left
+  out). A prose answer is never passed by the grader: its share counts the instructor's
+  decisions (passed = at least half the points), over the answers decided, and says how
+  many still wait for review.
+- A mutant's survival counts only the probes evaluated against it: a probe that failed on
+  the real code (or timed out there), or that a twin showed not credible, says nothing
+  about the mutant, so it is in the number handed in but not in the denominator.
+- An untouched starter ("not started") or a too-short answer is counted apart
+  (``not_started``, ``too_short``), not as the class's top failure.
 """
 
 from __future__ import annotations
@@ -15,7 +20,14 @@ from collections import defaultdict
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from grader.instructor.gradebook.views import ResultView
+from grader.instructor.gradebook.views import CheckView, ResultView
+
+#: Mutant checks that ran against the mutant (killed, or survived it).
+EVALUATED = frozenset({"mutant.killed", "mutant.survived", "mutant.survived_unnoticed"})
+#: Checks that only say the answer was not really attempted: counted apart.
+APART = ("started", "length")
+#: A decided prose answer passes with at least this share of its points.
+PROSE_PASS = 0.5
 
 
 @dataclass(frozen=True)
@@ -24,7 +36,10 @@ class CheckShare:
     category: str
     subject: str | None
     failed: int
+    #: The submissions this check was evaluated on (the share's denominator).
     total: int
+    #: The submissions that had this check at all (for a mutant: the probes handed in).
+    seen: int = 0
 
     @property
     def share(self) -> float:
@@ -38,38 +53,83 @@ class ExerciseStats:
     handed_in: int
     passed: int
     checks: tuple[CheckShare, ...]
+    kind: str = "code"
+    #: Untouched starters and too-short answers (counted apart from the checks).
+    not_started: int = 0
+    too_short: int = 0
+    #: Prose: answers the instructor decided, and those still waiting for a decision.
+    decided: int = 0
+    waiting: int = 0
+
+    @property
+    def passed_of(self) -> int:
+        """The pass share's denominator: decided answers (prose), else handed in."""
+        return self.decided if self.kind == "prose" else self.handed_in
 
     @property
     def passed_share(self) -> float:
-        return round(self.passed / self.handed_in, 4) if self.handed_in else 0.0
+        return round(self.passed / self.passed_of, 4) if self.passed_of else 0.0
 
     @property
     def mutants(self) -> tuple[CheckShare, ...]:
         return tuple(check for check in self.checks if check.category == "mutant")
 
 
+def evaluated(check: CheckView) -> bool:
+    """Whether the check says something about the student's work (a mutant: it ran)."""
+    return check.category != "mutant" or check.passed or check.message.id in EVALUATED
+
+
+def _passed(row: ResultView) -> bool:
+    if row.kind == "prose":
+        return row.reviewed and (row.final_score or 0.0) >= PROSE_PASS * row.max_score
+    return row.status == "passed"
+
+
+def _exercise_stats(exercise: str, rows: list[ResultView]) -> ExerciseStats:
+    handed = [row for row in rows if row.status != "missing"]
+    failed: dict[str, int] = defaultdict(int)
+    counted: dict[str, int] = defaultdict(int)
+    seen: dict[str, int] = defaultdict(int)
+    meta: dict[str, tuple[str, str | None]] = {}
+    apart = {name: 0 for name in APART}
+    for row in handed:
+        for check in row.checks:
+            if check.category in APART:
+                apart[check.category] += 0 if check.passed else 1
+                continue
+            seen[check.name] += 1
+            meta[check.name] = (check.category, check.subject)
+            if evaluated(check):
+                counted[check.name] += 1
+                failed[check.name] += 0 if check.passed else 1
+    order = sorted(seen, key=lambda n: (-(failed[n] / counted[n]) if counted[n] else 0.0, n))
+    checks = tuple(
+        CheckShare(name, meta[name][0], meta[name][1], failed[name], counted[name], seen[name])
+        for name in order
+    )
+    kind = "prose" if any(row.kind == "prose" for row in rows) else "code"
+    decided = sum(1 for row in handed if row.kind == "prose" and row.reviewed)
+    waiting = sum(1 for row in handed if row.status == "needs_review" and not row.reviewed)
+    return ExerciseStats(
+        exercise,
+        len(rows),
+        len(handed),
+        sum(1 for row in handed if _passed(row)),
+        checks,
+        kind,
+        apart["started"],
+        apart["length"],
+        decided,
+        waiting,
+    )
+
+
 def class_stats(results: list[ResultView]) -> list[ExerciseStats]:
     grouped: dict[str, list[ResultView]] = defaultdict(list)
     for result in results:
         grouped[result.exercise].append(result)
-    stats = []
-    for exercise, rows in sorted(grouped.items()):
-        handed = [row for row in rows if row.status != "missing"]
-        failed: dict[str, int] = defaultdict(int)
-        seen: dict[str, int] = defaultdict(int)
-        meta: dict[str, tuple[str, str | None]] = {}
-        for row in handed:
-            for check in row.checks:
-                seen[check.name] += 1
-                failed[check.name] += 0 if check.passed else 1
-                meta[check.name] = (check.category, check.subject)
-        checks = tuple(
-            CheckShare(name, meta[name][0], meta[name][1], failed[name], seen[name])
-            for name in sorted(seen, key=lambda n: (-failed[n] / seen[n], n))
-        )
-        passed = sum(1 for row in handed if row.status == "passed")
-        stats.append(ExerciseStats(exercise, len(rows), len(handed), passed, checks))
-    return stats
+    return [_exercise_stats(exercise, rows) for exercise, rows in sorted(grouped.items())]
 
 
 def stats_to_json(stats: list[ExerciseStats]) -> dict[str, Any]:
@@ -77,15 +137,22 @@ def stats_to_json(stats: list[ExerciseStats]) -> dict[str, Any]:
         "exercises": [
             {
                 "exercise": item.exercise,
+                "kind": item.kind,
                 "students": item.students,
                 "handed_in": item.handed_in,
                 "passed": item.passed,
+                "passed_of": item.passed_of,
                 "passed_share": item.passed_share,
+                "decided": item.decided,
+                "waiting": item.waiting,
+                "not_started": item.not_started,
+                "too_short": item.too_short,
                 "checks": [{**asdict(check), "share": check.share} for check in item.checks],
                 "mutants": {
                     check.subject: {
                         "survived": check.failed,
-                        "total": check.total,
+                        "evaluated": check.total,
+                        "handed_in": check.seen,
                         "share": check.share,
                     }
                     for check in item.mutants
@@ -98,9 +165,11 @@ def stats_to_json(stats: list[ExerciseStats]) -> dict[str, Any]:
 
 
 def survivors(results: list[ResultView], exercise: str, mutant: str) -> list[str]:
-    """The students whose probe for ``exercise`` let ``mutant`` through, sorted."""
+    """The students whose probe, evaluated against ``mutant``, let it through, sorted."""
+    name = f"mutant:{mutant}"
     return sorted(
         result.student
         for result in results
-        if result.exercise == exercise and result.mutants.get(mutant) is False
+        if result.exercise == exercise
+        and any(c.name == name and not c.passed and evaluated(c) for c in result.checks)
     )

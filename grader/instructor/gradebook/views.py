@@ -10,6 +10,9 @@ from datetime import datetime
 
 from grader.judge.results import CheckReport, CheckResult, Message
 
+#: The status shown for a decided item (the grading's own status stays as it was graded).
+REVIEWED = "reviewed"
+
 
 @dataclass(frozen=True)
 class CheckView:
@@ -48,8 +51,15 @@ class ReviewView:
     reviewed_at: datetime
     #: The submission the instructor reviewed.
     content_sha256: str
-    #: The student's submission is no longer the one reviewed (the decision is kept).
+    #: The student's submission is no longer the one reviewed: the decision is kept, for
+    #: the instructor only, but no longer counts (the result is not ``reviewed``).
     changed_since_review: bool
+    #: The grading the reviewer read (None: a decision made before decisions were bound).
+    grading_id: int | None = None
+    #: Bumped by every save; a form that read another version is refused.
+    version: int = 1
+    #: The answer group whose one decision set this score (None: decided on its own).
+    group_key: str | None = None
 
 
 @dataclass(frozen=True)
@@ -79,7 +89,23 @@ class ResultView:
 
     @property
     def reviewed(self) -> bool:
-        return self.review is not None and self.review.final_score is not None
+        """The instructor scored exactly this submission (a decision on an older one, still
+        kept and flagged, does not count)."""
+        return (
+            self.review is not None
+            and self.review.final_score is not None
+            and not self.review.changed_since_review
+        )
+
+    @property
+    def shown_status(self) -> str:
+        """What every front end shows: ``reviewed`` once decided, else the grader's status."""
+        return REVIEWED if self.reviewed else self.status
+
+    @property
+    def review_version(self) -> int:
+        """The decision's version as read (0: none yet), for the form to carry back."""
+        return 0 if self.review is None else self.review.version
 
     @property
     def final_score(self) -> float | None:

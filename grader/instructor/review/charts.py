@@ -43,12 +43,9 @@ class Chart:
         return ROW_HEIGHT * len(self.bars)
 
 
-def pass_rate_chart(
-    stats: list[ExerciseStats], href: str, awaiting: dict[str, int] | None = None
-) -> Chart:
-    """Per exercise the share passed (as ``grader stats``); a prose answer is never
-    "passed" by the grader, so the bar says how many still await review."""
-    awaiting = awaiting or {}
+def pass_rate_chart(stats: list[ExerciseStats], href: str) -> Chart:
+    """Per exercise the share passed (as ``grader stats``): of the answers handed in, or
+    for prose of the answers decided, saying how many still await review."""
     return Chart(
         tuple(
             Bar(
@@ -56,10 +53,10 @@ def pass_rate_chart(
                 item.exercise,
                 item.passed_share,
                 item.passed,
-                item.handed_in,
+                item.passed_of,
                 f"{href}#{item.exercise}",
-                Message("review.insight.awaiting", {"count": awaiting[item.exercise]})
-                if awaiting.get(item.exercise)
+                Message("review.insight.awaiting", {"count": item.waiting})
+                if item.waiting
                 else None,
             )
             for item in stats
@@ -97,6 +94,7 @@ def mutant_chart(item: ExerciseStats, mutant_href: str) -> Chart:
                 s.failed,
                 s.total,
                 f"{mutant_href}/{item.exercise}/{s.subject}",
+                Message("review.insight.evaluated", {"evaluated": s.total, "handed": s.seen}),
             )
             for s in item.mutants
         )

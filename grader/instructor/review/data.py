@@ -19,6 +19,7 @@ from typing import Any
 from sqlalchemy import func, select
 
 from grader.instructor.gradebook import Gradebook, ResultView
+from grader.instructor.gradebook.groups import Groups, group_answers
 from grader.instructor.gradebook.models import CurrentResult, Review
 from grader.instructor.gradebook.stats import ExerciseStats, class_stats
 from grader.judge.exercises import exercise_ids
@@ -52,14 +53,46 @@ class Snapshot:
 
     @cached_property
     def queue(self) -> tuple[ResultView, ...]:
-        """Every ``needs_review`` answer, by student then exercise (a stable walk)."""
+        """Every answer the grader left for review (``needs_review``), decided or not, one
+        question across the class at a time: by exercise, then by answer group (largest
+        first, so alike answers come together), then by student."""
+        order = {exercise: index for index, exercise in enumerate(self.exercises)}
+        groups = self.groups
         waiting = [r for r in self.results if r.status == "needs_review"]
-        return tuple(sorted(waiting, key=lambda r: (r.student, r.exercise)))
+
+        def place(result: ResultView) -> tuple[int, int, str, str]:
+            group = groups.of_member.get((result.student, result.exercise))
+            size = group.size if group else 1
+            first = group.members[0].student if group else result.student
+            return (order.get(result.exercise, len(order)), -size, first, result.student)
+
+        return tuple(sorted(waiting, key=place))
+
+    def queue_for(self, exercise: str | None) -> tuple[ResultView, ...]:
+        """The queue of one question (None: all of them)."""
+        if exercise is None:
+            return self.queue
+        return tuple(r for r in self.queue if r.exercise == exercise)
 
     @cached_property
     def left(self) -> int:
-        """Answers in the queue with no final score yet."""
-        return sum(1 for r in self.queue if not r.reviewed)
+        """Answers in the queue with no final score yet (every page shows it: counted
+        without ordering the queue)."""
+        return sum(self.left_by_exercise.values())
+
+    @cached_property
+    def left_by_exercise(self) -> dict[str, int]:
+        """Per question in the queue (course order), the answers with no final score yet."""
+        counts = {e: 0 for e in self.exercises}
+        for result in self.results:
+            if result.status == "needs_review" and not result.reviewed:
+                counts[result.exercise] += 1
+        present = {r.exercise for r in self.results if r.status == "needs_review"}
+        return {e: n for e, n in counts.items() if e in present}
+
+    @cached_property
+    def groups(self) -> Groups:
+        return Groups(tuple(group_answers(self.results)))
 
     @cached_property
     def totals(self) -> dict[str, float]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 
 from grader.instructor.gradebook import Gradebook, ResultView, ReviewView
+from grader.instructor.gradebook.decisions import Decision
 
 MAX_COMMENT = 5_000
 
@@ -41,15 +42,57 @@ def parse_score(text: str, maximum: float) -> float:
     return round(score, 2)
 
 
-def decide(
-    book: Gradebook, result: ResultView, score_text: str, comment: str, reviewer: str
-) -> ReviewView:
+def checked(result: ResultView, score_text: str, comment: str) -> tuple[float, str]:
+    """The score and comment as they will be stored, or ``Rejected``."""
     score = parse_score(score_text, result.max_score)
     comment = comment.replace("\r\n", "\n").strip()
     if len(comment) > MAX_COMMENT:
         raise Rejected("review.error.comment_too_long", {"limit": MAX_COMMENT})
     if is_override(result) and not comment:
         raise Rejected("review.error.comment_required", {})
+    return score, comment
+
+
+def decide(
+    book: Gradebook,
+    result: ResultView,
+    score_text: str,
+    comment: str,
+    reviewer: str,
+    *,
+    grading_id: int | None = None,
+    version: int | None = None,
+) -> ReviewView:
+    """Store one decision bound to the grading and decision version the form was read
+    with (``StaleDecision`` / ``ConflictingDecision`` from the gradebook otherwise)."""
+    score, comment = checked(result, score_text, comment)
     return book.set_review(
-        result.student, result.exercise, final_score=score, comment=comment, reviewer=reviewer
+        result.student,
+        result.exercise,
+        final_score=score,
+        comment=comment,
+        reviewer=reviewer,
+        grading_id=grading_id,
+        version=version,
+    )
+
+
+def decide_group(
+    book: Gradebook,
+    group_key: str,
+    members: list[tuple[ResultView, int, int]],
+    score_text: str,
+    comment: str,
+    reviewer: str,
+) -> None:
+    """One decision for every (member, grading id read, version read): all or none."""
+    if not members:
+        raise Rejected("review.error.group_empty", {})
+    score, comment = checked(members[0][0], score_text, comment)
+    book.decide(
+        [
+            Decision(r.student, r.exercise, score, comment, grading_id, version, group_key)
+            for r, grading_id, version in members
+        ],
+        reviewer,
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from grader.instructor.gradebook import ResultView
-from grader.instructor.gradebook.entries import STATUSES
+from grader.instructor.gradebook.entries import SHOWN_STATUSES
 from grader.instructor.review.data import Snapshot
 
 SORTS = ("student", "total_desc", "total_asc")
@@ -36,7 +36,7 @@ def _cell(result: ResultView | None) -> Cell | None:
     missing = result.status == "missing"
     shown = result.final_score
     return Cell(
-        result.status,
+        result.shown_status,
         f"/s/{result.student}/{result.exercise}",
         "–" if missing or shown is None else f"{shown:g}",
         "" if missing else f"/{result.max_score:g}",
@@ -56,13 +56,15 @@ class Matrix:
 
 
 def build_matrix(snapshot: Snapshot, status: str | None, sort: str) -> Matrix:
-    status = status if status in STATUSES else None
+    status = status if status in SHOWN_STATUSES else None
     sort = sort if sort in SORTS else "student"
     exercises = snapshot.exercises
     rows = []
     for student in snapshot.students:
         results = [snapshot.result(student, e) for e in exercises]
-        if status is not None and not any(r is not None and r.status == status for r in results):
+        if status is not None and not any(
+            r is not None and r.shown_status == status for r in results
+        ):
             continue
         rows.append(Row(student, snapshot.total(student), tuple(map(_cell, results))))
     if sort == "total_desc":
@@ -70,9 +72,9 @@ def build_matrix(snapshot: Snapshot, status: str | None, sort: str) -> Matrix:
     elif sort == "total_asc":
         rows.sort(key=lambda row: (row.total, row.student))
     maxima = {r.exercise: r.max_score for r in snapshot.results}
-    counts = {name: 0 for name in STATUSES}
+    counts = {name: 0 for name in SHOWN_STATUSES}
     for result in snapshot.results:
-        counts[result.status] = counts.get(result.status, 0) + 1
+        counts[result.shown_status] = counts.get(result.shown_status, 0) + 1
     return Matrix(
         exercises,
         tuple(rows),

@@ -8,6 +8,7 @@ import unicodedata
 from collections.abc import Callable, Mapping
 from functools import cache
 from typing import Any
+from urllib.parse import parse_qsl, urlencode
 
 from jinja2 import ChoiceLoader, Environment, PackageLoader, select_autoescape
 
@@ -35,7 +36,28 @@ def environment() -> Environment:
     env.globals["clean"] = clean
     env.globals["LANGUAGES"] = LANGUAGES
     env.globals["check_title"] = check_title
+    env.globals["STATUS_SYMBOLS"] = STATUS_SYMBOLS
+    env.globals["lang_query"] = lang_query
     return env
+
+
+#: Every status is shown with a symbol and its label as well as its colour.
+STATUS_SYMBOLS = {
+    "passed": "✔",
+    "failed": "✘",
+    "needs_review": "?",
+    "reviewed": "✎",
+    "error": "!",
+    "missing": "–",
+}
+
+
+def lang_query(query: str, lang: str) -> str:
+    """The page's own query string with ``lang`` switched (and no one-time flash)."""
+    kept = [
+        (k, v) for k, v in parse_qsl(query, keep_blank_values=True) if k not in ("lang", "flash")
+    ]
+    return urlencode([*kept, ("lang", lang)])
 
 
 def fit(text: str, units: int) -> str:

@@ -35,7 +35,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from grader.instructor.gradebook.export import columns_of, max_score_of
+from grader.instructor.gradebook.columns import columns_of, max_score_of
 from grader.instructor.gradebook.views import ResultView
 from grader.instructor.term.roster import Student
 from grader.instructor.term.store import ReceiptView
@@ -242,7 +242,8 @@ def _json_cell(cell: Cell, options: ExportOptions) -> dict[str, Any]:
     result, receipt = cell.result, cell.receipt
     review = result.review
     return {
-        "status": result.status,
+        "status": result.shown_status,
+        "graded_status": result.status,
         "score": result.score,
         "exported_score": cell.value(options.errors_as_zero),
         "max_score": result.max_score,

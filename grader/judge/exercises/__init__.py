@@ -1,7 +1,8 @@
 """The exercise registry: every ``grader/judge/exercises/ex_<lesson>_<number>.py`` is an exercise.
 
 Discovered, never listed by hand: the module ``ex_12_01`` holds ``EXERCISE`` with id
-``EX-12-01`` (checked when it is imported). Modules are imported only when asked for.
+``EX-12-01`` (checked when it is imported). Modules are imported only when asked for. A
+prose spec gets its rubric from its answer key in ``grader/private/`` when there is one.
 See "Adding an exercise" in grader/README.md.
 """
 
@@ -15,7 +16,8 @@ import re
 from pathlib import Path
 
 from grader.errors import UnknownExercise
-from grader.judge.exercises.spec import Exercise
+from grader.judge.exercises.answer_key import with_answer_key
+from grader.judge.exercises.spec import Exercise, ProseExercise
 from grader.judge.sanitize import visible
 
 _MODULE_NAME = re.compile(r"^ex_(\d{2})_(\d{2})$")
@@ -81,4 +83,4 @@ def get_exercise(exercise_id: str) -> Exercise:
     spec: Exercise = importlib.import_module(module_name).EXERCISE
     if spec.id != normalized:
         raise ValueError(f"{module_name} declares {spec.id}: rename the module or fix the id")
-    return spec
+    return with_answer_key(spec) if isinstance(spec, ProseExercise) else spec

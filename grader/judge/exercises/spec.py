@@ -1,8 +1,9 @@
 """What an exercise is: a code probe judged by behaviour, or a prose answer judged by a rubric.
 
 Specs are plain data (plus one pure function per code exercise that reads the recorded
-calls). Titles, mutant descriptions, hints and concept names live in the message
-catalogues under ids derived from the names here.
+calls). Their texts (titles, mutant descriptions, hints, concept summaries) are catalogue
+ids derived from the names here, registered by ``grader.judge.texts`` from the files
+beside each exercise and stand-in and from the answer keys.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from grader.variants.targets import TICKETFLOW_LIGHT, Target, get_target
 Records = Sequence[Mapping[str, Any]]
 CallsCheck = Callable[[Records], Message | None]
 
-#: Modules every probe's fork server imports up front (the harness itself).
+#: Modules every probe's fork server imports up front (the proxy's child side itself).
 HARNESS_MODULES = (
     "grader.proxy.child.prelude",
     "grader.proxy.child.describe",
@@ -138,13 +139,20 @@ class Section:
 
 @dataclass(frozen=True)
 class ProseExercise:
+    """A prose answer. Its spec module gives the id, file and length; ``sections`` and
+    ``concepts`` come from its answer key (``grader.judge.exercises.answer_key``) and are
+    empty where there is none (the student copy): the answer then waits for the instructor."""
+
     id: str
     student_file: str
-    concepts: tuple[Concept, ...]
+    concepts: tuple[Concept, ...] = ()
     sections: tuple[Section, ...] = ()
     #: Fewer non-blank characters than this (after removing the template) is "too short".
     min_chars: int = 60
     kind: Literal["prose"] = "prose"
+    #: The exercise's points where the rubric is withheld (the student copy has no
+    #: concepts): so students still learn what the answer is worth.
+    points: float | None = None
 
     @property
     def title(self) -> Message:
@@ -152,6 +160,8 @@ class ProseExercise:
 
     @property
     def max_score(self) -> float:
+        if self.points is not None and not self.concepts:
+            return self.points
         return sum(concept.points for concept in self.concepts)
 
 
@@ -204,7 +214,7 @@ def clean_record(record: object) -> dict[str, Scalar | tuple[Scalar, ...]]:
 
 
 def calls_of(records: Records, function: str) -> list[dict[str, Scalar | tuple[Scalar, ...]]]:
-    """The harness's ``call`` records for ``function``, in order, cleaned (see ``scalar``)."""
+    """The proxy's ``call`` records for ``function``, in order, cleaned (see ``scalar``)."""
     cleaned = (clean_record(record) for record in records)
     return [r for r in cleaned if r.get("kind") == "call" and r.get("function") == function]
 

@@ -37,8 +37,12 @@ class GraderConnectionLost(RuntimeError):
 Rebuilders = Mapping[str, Callable[[Any, "Conversation"], Any]]
 
 
-class Conversation:
+class Conversation(wire.Codec):
     """``rebuild`` maps ``$stmt``/``$model``/``$new`` to functions that make the object here."""
+
+    max_items = MAX_ITEMS
+    max_str = 65536
+    malformed = GraderConnectionLost
 
     def __init__(self, fd: int, rebuild: Rebuilders | None = None) -> None:
         self._fd, self._read, self._write = fd, os.read, os.write
@@ -121,38 +125,11 @@ class Conversation:
             raise GraderConnectionLost("unknown handle")
         return self._objects[number]
 
-    def encode(self, value: Any, depth: int = 0) -> Any:
-        kind = type(value)
-        if value is None or kind is bool or kind is float:
-            return value
-        if kind is int:
-            return value if -wire.SMALL_INT < value < wire.SMALL_INT else wire.big_int(value)
-        if kind is str and len(value) <= 65536:
-            return value
-        if depth < wire.MAX_DEPTH - 2 and kind is list and len(value) <= MAX_ITEMS:
-            return {"$list": [self.encode(item, depth + 1) for item in value]}
-        if (
-            depth < wire.MAX_DEPTH - 2
-            and kind is dict
-            and len(value) <= MAX_ITEMS
-            and all(type(key) is str for key in value)
-        ):
-            return {"$dict": {key: self.encode(item, depth + 1) for key, item in value.items()}}
-        return {"$h": self.handle(value)}
+    def other(self, value: Any, depth: int) -> Any:
+        return {"$h": self.handle(value)}  # not plain data: it stays here, named by a handle
 
-    def decode(self, value: Any, depth: int = 0) -> Any:
-        if value is None or type(value) in (bool, int, float, str):
-            return value
-        if type(value) is not dict or depth > wire.MAX_DEPTH:
-            raise GraderConnectionLost("malformed value")
-        tag = wire.tag_of(value)
+    def decode_tag(self, tag: str, value: dict[str, Any], depth: int) -> Any:
         inner = value[tag]
-        if tag == "$list" and type(inner) is list:
-            return [self.decode(item, depth + 1) for item in inner]
-        if tag == "$dict" and type(inner) is dict:
-            return {str(k): self.decode(item, depth + 1) for k, item in inner.items()}
-        if tag == "$int":
-            return wire.int_from_hex(inner)
         if tag == "$h":
             return self._object(inner)
         if tag == "$dt" and type(inner) is str:

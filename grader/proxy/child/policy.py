@@ -4,17 +4,23 @@ The proxy reads the call's facts the way the real method would (the policy's bou
 the error is a ``RetryableTaskError``, ``retries_so_far``), sends them, and builds the
 ``RetryDecision`` from the oracle's answer, or raises the exception it names. The
 implementation itself (whichever answers the run) never enters this process.
+
+A wrong implementation may answer with a decision ``RetryDecision``'s constructor refuses
+(for example ``retry=False, dead_letter=False``: the exercise asks a probe to check every
+field). So the proxy builds every answer, the real code's too, past that check
+(``unchecked_decision``): the same way in every run.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 from grader.proxy.child.conversation import Conversation
 from grader.proxy.child.describe import exact_int, instance_fields, plain, type_name
 from grader.proxy.child.disguise import disguise
 
 NUMBERS = (int, float, bool)
+Decision = TypeVar("Decision")
 
 
 def instrument_policy(recorder: Any, fd: int) -> None:
@@ -47,8 +53,21 @@ def asking(conversation: Conversation, retryable: type, decision_cls: type) -> A
         if type(answer) is not list or len(answer) != 3:
             raise RuntimeError("the grader sent a malformed decision")
         retry, countdown, dead_letter = answer
-        return decision_cls(retry=retry, countdown_seconds=countdown, dead_letter=dead_letter)
+        return build(decision_cls, retry, countdown, dead_letter)
 
+    build = unchecked_decision
+    return decision
+
+
+def unchecked_decision(
+    decision_cls: type[Decision], retry: object, countdown_seconds: object, dead_letter: object
+) -> Decision:
+    """A ``decision_cls`` (``RetryDecision``) holding these fields, built past the consistency
+    check of its constructor (a wrong implementation may answer with a contradiction)."""
+    decision = object.__new__(decision_cls)
+    object.__setattr__(decision, "retry", retry)
+    object.__setattr__(decision, "countdown_seconds", countdown_seconds)
+    object.__setattr__(decision, "dead_letter", dead_letter)
     return decision
 
 

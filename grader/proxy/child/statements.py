@@ -2,14 +2,15 @@
 
 A statement the implementation executes travels as a NAME (``{"$stmt": name}``) and is
 rebuilt here from the student's own ticketflow, exactly as the real code builds it: the
-same cached objects (``_BUSINESS_TASK_INSERT``, ``_receipt_upsert("sqlite")``), the same
+same cached objects (``ticketflow.notifications.statements``: ``BUSINESS_TASK_INSERT``,
+``receipt_upsert("sqlite")``), the same
 tables. So a probe that hooks ``before_execute`` or compares ``statement.table`` with
 ``BusinessTask.__table__`` sees what it would see if the real function ran in its process.
 The oracle maps the statements its implementation builds to these names by their SQL text
 (``grader.proxy.oracle.statements``); a statement that has no name here is a grader bug.
 
 Module attributes are looked up at call time, as the real code does (a probe that replaces
-``effects._BUSINESS_TASK_INSERT`` affects the proxy exactly as it affects the real code).
+``statements.BUSINESS_TASK_INSERT`` affects the proxy exactly as it affects the real code).
 """
 
 from __future__ import annotations
@@ -21,14 +22,14 @@ from typing import Any
 def statement_builders() -> dict[str, Callable[[], Any]]:
     from sqlalchemy import insert
 
-    from ticketflow.notifications import effects
+    from ticketflow.notifications import statements as real
 
     return {
-        "receipt_upsert:sqlite": lambda: effects._receipt_upsert("sqlite"),
-        "receipt_upsert:postgresql": lambda: effects._receipt_upsert("postgresql"),
-        "receipt_insert": lambda: insert(effects._RECEIPTS),
-        "business_task_insert": lambda: effects._BUSINESS_TASK_INSERT,
-        "receipt_and_effect:postgresql": lambda: effects._pg_receipt_and_effect(),
+        "receipt_upsert:sqlite": lambda: real.receipt_upsert("sqlite"),
+        "receipt_upsert:postgresql": lambda: real.receipt_upsert("postgresql"),
+        "receipt_insert": lambda: insert(real.RECEIPTS),
+        "business_task_insert": lambda: real.BUSINESS_TASK_INSERT,
+        "receipt_and_effect:postgresql": lambda: real.receipt_and_effect_postgresql(),
     }
 
 

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
-from grader.proxy.oracle.link import Answer
+from grader.proxy.oracle.link import Answer, Encoder
 from grader.variants.targets import VARIANTS_DIR, Target, get_target
 
 #: The real implementation of each target (never a patched copy: the oracle's process is
@@ -89,6 +89,15 @@ def answer_for(target: Target | str, name: str) -> Answer:
 
     answer = generic_answer(function)
     return answer
+
+
+def encoders_for(target: Target | str) -> tuple[Encoder, ...]:
+    """What the conversation of ``target`` must send besides plain data and handles."""
+    if _target(target).name == "effects":
+        from grader.proxy.oracle.statements import encode_sqlalchemy
+
+        return (encode_sqlalchemy,)
+    return ()
 
 
 def warm_up(target: Target | str) -> None:

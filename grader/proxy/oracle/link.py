@@ -12,7 +12,7 @@ from __future__ import annotations
 import builtins
 import datetime
 import socket
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, cast
 
 from grader.proxy import wire
@@ -78,11 +78,21 @@ class Remote:
 
 
 Answer = Callable[[Any, "Link"], Any]
+#: Sends a value the conversation does not know by itself (an SQLAlchemy statement): its
+#: tagged form, or ``NOT_MINE``. Registered per implementation (``encoders_for``).
+Encoder = Callable[[Any, "Link", int], Any]
+NOT_MINE = object()
 
 
-class Link:
-    def __init__(self, sock: socket.socket, answer: Answer) -> None:
+class Link(wire.Codec):
+    sequences = (list, tuple)
+    malformed = ConversationBroken
+
+    def __init__(
+        self, sock: socket.socket, answer: Answer, encoders: Sequence[Encoder] = ()
+    ) -> None:
         self._sock, self._answer = sock, answer
+        self._encoders = tuple(encoders)
         self._remotes: dict[int, Remote] = {}
         self._new: dict[int, tuple[int, object]] = {}
         self._nesting = 0
@@ -181,41 +191,29 @@ class Link:
     def encode(self, value: Any, depth: int = 0) -> Any:
         if depth > wire.MAX_DEPTH - 2:  # the student's own nested value, sent back
             raise ConversationBroken("a value nested too deeply to send back")
-        kind = type(value)
-        if value is None or kind in (bool, float, str):
-            return value
-        if kind is int:
-            return value if -wire.SMALL_INT < value < wire.SMALL_INT else wire.big_int(value)
+        return super().encode(value, depth)
+
+    def other(self, value: Any, depth: int) -> Any:
         if isinstance(value, Remote):
             return {"$h": value._handle}
-        if kind in (list, tuple):
-            return {"$list": [self.encode(item, depth + 1) for item in value]}
-        if kind is dict and all(type(key) is str for key in value):
-            return {"$dict": {k: self.encode(item, depth + 1) for k, item in value.items()}}
-        if kind is datetime.datetime:
+        if type(value) is datetime.datetime:
             return {"$dt": value.isoformat()}
-        from grader.proxy.oracle.statements import encode_sqlalchemy
-
-        return encode_sqlalchemy(value, self, depth)
+        for encoder in self._encoders:
+            encoded = encoder(value, self, depth)
+            if encoded is not NOT_MINE:
+                return encoded
+        raise OracleBug(f"cannot send a {type(value).__name__} to the student's process")
 
     def decode(self, value: Any, depth: int = 0) -> Any:
-        if value is None or type(value) in (bool, int, float, str):
-            return value
-        if type(value) is not dict or depth > wire.MAX_DEPTH:
-            raise ConversationBroken("malformed value")
         try:
-            tag = wire.tag_of(value)
-            inner = value[tag]
-            if tag == "$list" and type(inner) is list:
-                return [self.decode(item, depth + 1) for item in inner]
-            if tag == "$dict" and type(inner) is dict:
-                return {k: self.decode(item, depth + 1) for k, item in inner.items()}
-            if tag == "$int":
-                return wire.int_from_hex(inner)
-            if tag == "$h" and type(inner) is int and 0 <= inner < 10 * MAX_OPERATIONS:
-                return self.remote(inner)
+            return super().decode(value, depth)
         except wire.WireError as exc:
             raise ConversationBroken(str(exc)) from None
+
+    def decode_tag(self, tag: str, value: dict[str, Any], depth: int) -> Any:
+        inner = value[tag]
+        if tag == "$h" and type(inner) is int and 0 <= inner < 10 * MAX_OPERATIONS:
+            return self.remote(inner)
         raise ConversationBroken("a value the student's side may not send")
 
     # -- frames -----------------------------------------------------------------------------

@@ -33,7 +33,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from grader.proxy.oracle.implementations import answer_for, warm_up
+from grader.proxy.oracle.implementations import answer_for, encoders_for, warm_up
 from grader.proxy.oracle.session import (
     JOIN_SECONDS,
     SILENCE_SECONDS,
@@ -192,13 +192,14 @@ def _converse(
 ) -> None:
     sock.settimeout(SILENCE_SECONDS)
     try:
-        answer = answer_for(_target(message["target"]), str(message["name"]))
+        target = _target(message["target"])
+        answer, encoders = answer_for(target, str(message["name"])), encoders_for(target)
     except Exception as exc:  # an import that fails: the grader's fault, never a verdict
         outcome = Outcome(bug=f"the oracle could not start: {exc!r}"[:500])
         with contextlib.suppress(OSError):
             sock.shutdown(socket.SHUT_RDWR)  # the run sees the end at once, whoever holds a copy
     else:
-        outcome = converse(sock, answer)
+        outcome = converse(sock, answer, encoders)
     finally:
         sock.close()
     report = {"op": "outcome", "id": message["id"], **dataclasses.asdict(outcome)}

@@ -21,8 +21,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from grader.proxy.oracle.implementations import answer_for
-from grader.proxy.oracle.link import Answer, ConversationBroken, Ended, Link, OracleBug
+from grader.proxy.oracle.implementations import answer_for, encoders_for
+from grader.proxy.oracle.link import Answer, ConversationBroken, Encoder, Ended, Link, OracleBug
 from grader.runner import ForkServer, Observations, RunnerError, RunRequest
 from grader.variants.targets import Target
 
@@ -68,9 +68,9 @@ def hang_up(ours: socket.socket, theirs: socket.socket) -> None:
         ours.shutdown(socket.SHUT_RDWR)
 
 
-def converse(sock: socket.socket, answer: Answer) -> Outcome:
+def converse(sock: socket.socket, answer: Answer, encoders: Sequence[Encoder] = ()) -> Outcome:
     """Serve one conversation on ``sock`` until it ends; how it went (never raises)."""
-    link = Link(sock, answer)
+    link = Link(sock, answer, encoders)
     try:
         try:
             link.serve()
@@ -92,12 +92,12 @@ class Oracle:
     """An oracle on a thread of this process (``LocalOracles``; tests drive it directly)."""
 
     def __init__(self, target: Target | str, name: str) -> None:
-        answer = answer_for(target, name)
+        answer, encoders = answer_for(target, name), encoders_for(target)
         self._ours, self._theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         self._ours.settimeout(SILENCE_SECONDS)
         self._outcome = Outcome()
         self._thread = threading.Thread(
-            target=self._serve, args=(answer,), name="grader-oracle", daemon=True
+            target=self._serve, args=(answer, encoders), name="grader-oracle", daemon=True
         )
         self._thread.start()
 
@@ -111,8 +111,8 @@ class Oracle:
         self._ours.close()
         return self._outcome
 
-    def _serve(self, answer: Answer) -> None:
-        self._outcome = converse(self._ours, answer)
+    def _serve(self, answer: Answer, encoders: Sequence[Encoder]) -> None:
+        self._outcome = converse(self._ours, answer, encoders)
 
 
 class LocalOracles:

@@ -11,13 +11,16 @@ driver otherwise issues ``BEGIN`` lazily and breaks SAVEPOINT semantics.
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.orm import Session, sessionmaker
-from sqlalchemy.pool import StaticPool
+from sqlalchemy.pool import ConnectionPoolEntry, StaticPool
 
 from ticketflow.db.base import Base
+
+if TYPE_CHECKING:
+    import sqlite3
 
 DEFAULT_DATABASE_URL = "sqlite://"
 DATABASE_URL_ENV = "TICKETFLOW_DATABASE_URL"
@@ -55,11 +58,11 @@ def _enable_sqlite_transactions(engine: Engine) -> None:
     """SQLAlchemy's pysqlite recipe: let SQLAlchemy emit BEGIN itself."""
 
     @event.listens_for(engine, "connect")
-    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+    def _on_connect(dbapi_connection: sqlite3.Connection, _record: ConnectionPoolEntry) -> None:
         dbapi_connection.isolation_level = None
 
     @event.listens_for(engine, "begin")
-    def _on_begin(connection: Any) -> None:
+    def _on_begin(connection: Connection) -> None:
         connection.exec_driver_sql("BEGIN")
 
 

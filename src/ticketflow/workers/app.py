@@ -9,7 +9,10 @@ where it matters and show the real behaviour with a real worker.
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from celery import Celery
 
 BROKER_URL_ENV = "TICKETFLOW_BROKER_URL"
 RESULT_BACKEND_ENV = "TICKETFLOW_RESULT_BACKEND"
@@ -51,7 +54,7 @@ def create_app(
     result_backend: str | None = None,
     main: str = "ticketflow",
     **overrides: Any,
-) -> Any:
+) -> Celery:
     """Build a Celery app (Celery is imported here, not when this module loads)."""
     from celery import Celery
 

@@ -1,16 +1,25 @@
 """Wire the pieces together at the edge: app + database + task, for one process.
 
 Lessons, the demo and the real worker all start here, so they run the same code.
+Importing this module stays cheap: Celery and SQLAlchemy are imported when a service is
+built (their types are for the type checker only).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ticketflow.messaging.envelope import EventEnvelope
 from ticketflow.workers.tasks import AttemptObserver
+
+if TYPE_CHECKING:
+    from celery import Celery, Task
+    from sqlalchemy import Engine
+
+    from ticketflow.notifications.dead_letters import SqlAlchemyDeadLetterSink
+    from ticketflow.notifications.unit_of_work import SqlAlchemyEffectTransaction
 
 HandlerWrapper = Callable[[Callable[[EventEnvelope], bool]], Callable[[EventEnvelope], object]]
 
@@ -19,11 +28,11 @@ HandlerWrapper = Callable[[Callable[[EventEnvelope], bool]], Callable[[EventEnve
 class NotificationService:
     """Everything a process needs to deliver notifications."""
 
-    app: Any
-    engine: Any
-    transaction: Any
-    dead_letters: Any
-    deliver_notification: Any
+    app: Celery
+    engine: Engine
+    transaction: SqlAlchemyEffectTransaction
+    dead_letters: SqlAlchemyDeadLetterSink
+    deliver_notification: Task
 
 
 def build_notification_service(

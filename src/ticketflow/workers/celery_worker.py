@@ -27,6 +27,8 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from celery import Celery
+
     from ticketflow.workers.bootstrap import HandlerWrapper, NotificationService
     from ticketflow.workers.tasks import AttemptObserver
 
@@ -49,7 +51,7 @@ _MEMORY_SQLITE = ("sqlite://", "sqlite:///:memory:", "sqlite+pysqlite://")
 _service: NotificationService | None = None
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> Celery:
     if name == "app":
         return get_service().app
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

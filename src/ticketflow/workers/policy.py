@@ -1,7 +1,7 @@
 """The bounded retry policy: a pure decision, so the delay table can be unit-tested.
 
-Kept free of Celery and SQLAlchemy imports: a student probe that only needs the policy
-starts in milliseconds.
+This module imports neither Celery nor SQLAlchemy (not even for type checking): a student
+probe that only needs the policy starts in milliseconds.
 """
 
 from __future__ import annotations
@@ -15,9 +15,36 @@ class RetryableTaskError(RuntimeError):
 
 @dataclass(frozen=True)
 class RetryDecision:
+    """What to do after a failed attempt. Exactly two decisions exist:
+
+    * ``RetryDecision(retry=True, countdown_seconds=5, dead_letter=False)``: try again in
+      5 seconds;
+    * ``RetryDecision(retry=False, countdown_seconds=None, dead_letter=True)``: stop and
+      dead-letter the event.
+
+    The constructor refuses every other combination (``retry=False, dead_letter=False``
+    would drop the event silently; a countdown without a retry means nothing), so code
+    that holds a ``RetryDecision`` never has to ask what a third shape would mean.
+    """
+
     retry: bool
     countdown_seconds: int | None
     dead_letter: bool
+
+    def __post_init__(self) -> None:
+        if type(self.retry) is not bool or type(self.dead_letter) is not bool:
+            raise TypeError("retry and dead_letter must be bools")
+        if self.retry == self.dead_letter:
+            raise ValueError(
+                "a decision either retries or dead-letters: exactly one of retry and "
+                f"dead_letter is True (got retry={self.retry}, dead_letter={self.dead_letter})"
+            )
+        if self.retry and self.countdown_seconds is None:
+            raise ValueError("a retry needs its countdown_seconds")
+        if self.dead_letter and self.countdown_seconds is not None:
+            raise ValueError(
+                f"a dead letter has no countdown: got countdown_seconds={self.countdown_seconds!r}"
+            )
 
 
 class BoundedRetryPolicy:

@@ -90,7 +90,7 @@ def apply_notification_once(envelope, transaction):
         else:
             applied = insert_receipt(uow.session, envelope)
             if applied:
-                connection.execute(_BUSINESS_TASK_INSERT, _business_task_row(envelope))
+                connection.execute(statements.BUSINESS_TASK_INSERT, statements.business_task_row(envelope))
         if applied:
             uow.commit()
         return applied

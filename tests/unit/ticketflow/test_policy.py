@@ -68,3 +68,25 @@ def test_policy_import_does_not_pull_celery_or_sqlalchemy() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ((False, None, False), "either retries or dead-letters"),
+        ((True, 5, True), "either retries or dead-letters"),
+        ((True, None, False), "needs its countdown"),
+        ((False, 0, True), "has no countdown"),
+    ],
+)
+def test_a_contradictory_decision_cannot_be_built(
+    fields: tuple[bool, int | None, bool], message: str
+) -> None:
+    with pytest.raises(ValueError, match=message):
+        RetryDecision(*fields)
+
+
+def test_a_decision_holds_bools_not_truthy_values() -> None:
+    with pytest.raises(TypeError, match="bools"):
+        RetryDecision(1, 5, 0)  # type: ignore[arg-type]
+    assert RetryDecision(True, 0, False).countdown_seconds == 0  # "retry now" is a decision

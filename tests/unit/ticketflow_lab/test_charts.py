@@ -44,6 +44,25 @@ def journal(kind: str, pid: int, t: float, **fields: object) -> dict[str, object
     return {"kind": kind, "pid": pid, "t": t, "event_id": "evt-1", **fields}
 
 
+def test_prefetch_title_names_the_threads_pool_not_a_pool_process() -> None:
+    figure = draw_prefetch([prefetch_row(4, 1, 3, 2), prefetch_row(1, 1, 0, 5)])
+    title = figure.axes[0].get_title()
+    assert title.startswith("One worker per multiplier (threads pool, 1 thread), 6 long tasks")
+    assert "pool process" not in title
+
+
+def test_prefetch_legend_covers_no_bar_label() -> None:
+    figure = draw_prefetch([prefetch_row(4, 1, 3, 2), prefetch_row(1, 1, 0, 5)])
+    figure.canvas.draw()
+    renderer = figure.canvas.get_renderer()  # type: ignore[attr-defined]
+    axes = figure.axes[0]
+    legend = axes.get_legend().get_window_extent(renderer)
+    labels = [text for text in axes.texts if text.get_text()]
+    assert sorted(text.get_text() for text in labels) == sorted(["1", "3", "2", "1", "0", "5"])
+    covered = [t.get_text() for t in labels if t.get_window_extent(renderer).overlaps(legend)]
+    assert not covered, f"the legend covers the bar labels {covered}"
+
+
 def test_prefetch_bars_read_back_equal_the_rows() -> None:
     rows = [prefetch_row(4, 1, 3, 2), prefetch_row(1, 1, 0, 5)]
     figure = draw_prefetch(rows)

@@ -11,7 +11,13 @@ from typing import Any
 
 import pytest
 
-from ticketflow_lab.notebook import LiveRun, platform_problems, require, require_platform
+from ticketflow_lab.notebook import (
+    LiveRun,
+    NotRunYet,
+    platform_problems,
+    require,
+    require_platform,
+)
 
 
 def test_this_machine_runs_the_live_sections() -> None:
@@ -45,8 +51,21 @@ def test_a_new_run_removes_the_previous_runs_folder() -> None:
     assert second.folder.is_dir() and second.entries() == []
     assert LiveRun.latest("unit-test", cell="x") is second
     second.remove()
-    with pytest.raises(RuntimeError, match="请先运行上面的单元"):
+    with pytest.raises(NotRunYet, match="请先运行上面的单元") as refused:
         LiveRun.latest("unit-test", cell="上面的单元")
+    assert refused.value._render_traceback_() == [str(refused.value)]  # Jupyter: one sentence
+
+
+def test_a_reading_cell_can_say_which_run_it_reads() -> None:
+    first = LiveRun("unit-test-which")
+    second = LiveRun("unit-test-which")
+    try:
+        assert second.number == first.number + 1
+        which = LiveRun.latest("unit-test-which", cell="上面的实验单元").which
+        assert which.startswith("（读取的是上面的实验单元在本 kernel 里最近一次的运行：")
+        assert f"#{second.number}，" in which
+    finally:
+        second.remove()
 
 
 def test_the_last_runs_folder_is_removed_when_the_interpreter_exits() -> None:

@@ -17,7 +17,7 @@ course_root = sys.argv[1] if len(sys.argv) > 1 else None
 secrets = [
     os.path.join(tree, "solutions", "EX-11-01", "retry_policy_probe.py"),
     os.path.join(tree, "tests", "e2e", "conftest.py"),
-    os.path.join(tree, "grader", "grading.py"),
+    os.path.join(tree, "grader", "judge", "grading.py"),
     os.path.join(tree, ".git", "HEAD"),
     os.path.join(package, "workers", "policy.py"),
     os.path.join(package, "workers", "__pycache__"),

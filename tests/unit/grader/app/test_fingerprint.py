@@ -27,8 +27,11 @@ def test_only_the_verdict_packages_count() -> None:
         assert path.split("/")[0] in VERDICT_PACKAGES, path
     assert {"runner/host.py", "proxy/child/prelude.py", "judge/verdict.py"} <= _covered()
     assert "proxy/oracle/link.py" in _covered() and "variants/targets.py" in _covered()
-    for outside in ("app/service.py", "render/messages_en.py", "instructor/release.py"):
+    for outside in ("app/service.py", "render/messages.py", "instructor/release.py"):
         assert outside not in _covered()
+    texts = {"variants/policy.texts.toml", "judge/exercises/ex_11_01.texts.toml"}
+    assert all((GRADER_DIR / path).is_file() for path in texts)
+    assert texts & _covered() == set()
 
 
 def test_an_exercise_adds_its_own_spec_and_stand_ins() -> None:
@@ -38,6 +41,11 @@ def test_an_exercise_adds_its_own_spec_and_stand_ins() -> None:
         GRADER_DIR / "variants/effects.py",
     }
     assert GRADER_DIR / "judge/exercises/ex_11_01.py" not in verdict_files(get_exercise("EX-12-01"))
+
+
+def test_a_prose_exercise_adds_its_spec_and_its_answer_key() -> None:
+    own = set(verdict_files(get_exercise("EX-11-02"))) - set(verdict_files())
+    assert own == {GRADER_DIR / "judge/exercises/ex_11_02.py", GRADER_DIR / "private/EX-11-02.toml"}
 
 
 def test_the_installed_ticketflow_counts() -> None:
@@ -69,7 +77,9 @@ def test_pages_exports_release_and_ui_strings_change_no_fingerprint(copy: Path) 
     _append(copy / "instructor/review/static/review.css", "\nbody { color: red }\n")
     _append(copy / "instructor/gradebook/export.py", "\n# another CSV column order\n")
     _append(copy / "instructor/release.py", "\n# release tweak\n")
-    _append(copy / "render/messages_en.py", "\n# reworded\n")
+    _append(copy / "render/messages.py", "\n# reworded\n")
+    _append(copy / "variants/policy.texts.toml", "\n# a mutant described better\n")
+    _append(copy / "judge/exercises/ex_11_02.texts.toml", "\n# a better title\n")
     _append(copy / "frontends/cli.py", "\n# a new flag\n")
     assert _prints() == before
 
@@ -82,6 +92,15 @@ def test_editing_a_mutant_changes_only_its_exercises(copy: Path) -> None:
     assert changed == {"EX-12-01", "EX-13-01"}  # both are judged against the effects target
     _append(copy / "judge/exercises/ex_11_01.py", "\n# a check changed\n")
     assert {i for i in after if after[i] != _prints()[i]} == {"EX-11-01"}
+
+
+def test_editing_an_answer_key_changes_only_its_exercise(copy: Path) -> None:
+    before = _prints()
+    _append(copy / "private/EX-11-02.toml", "\n# a pattern widened\n")
+    after = _prints()
+    assert {i for i in before if before[i] != after[i]} == {"EX-11-02"}
+    (copy / "private/EX-12-02.toml").unlink()  # a student copy has none: that counts too
+    assert {i for i in after if after[i] != _prints()[i]} == {"EX-12-02"}
 
 
 def test_a_judging_module_changes_every_fingerprint(copy: Path) -> None:

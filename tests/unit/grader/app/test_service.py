@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from grader.app.listing import list_exercises
 from grader.app.service import GradingService, GradingSettings, merged_preload
 from grader.errors import CourseRootNotFound, UsageError
 from grader.judge.exercises import get_exercise
@@ -80,7 +81,7 @@ def test_list_reports_every_exercise_without_running_when_asked(tmp_path: Path) 
         REPO / "solutions" / "EX-11-01" / "retry_policy_probe.py",
         root / "exercises" / "EX-11-01" / "retry_policy_probe.py",
     )
-    entries = {e.exercise: e.status for e in _service(root).list(run_missing=False)}
+    entries = {e.exercise: e.status for e in list_exercises(_service(root), run_missing=False)}
     assert entries["EX-11-01"] == "unchecked"
     assert entries["EX-12-01"] == "not_started"
     assert set(entries) == {"EX-11-01", "EX-11-02", "EX-12-01", "EX-12-02", "EX-13-01", "EX-13-02"}

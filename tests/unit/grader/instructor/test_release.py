@@ -1,29 +1,36 @@
-"""grader.instructor.release: what the student copy refuses, redacts and records."""
+"""grader.instructor.release: what the student copy refuses, copies as it is, leaves out
+and records."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
 from grader.errors import UsageError
 from grader.frontends.cli import main
-from grader.instructor.release import _without_concepts, build_release
+from grader.instructor.release import MANIFEST, build_release
 
-FILES = Path(__file__).parent / "files" / "release"
 REPO = Path(__file__).resolve().parents[4]
 
 
-def test_concept_texts_are_removed_one_line_and_block() -> None:
-    source = (FILES / "catalogue.txt").read_text(encoding="utf-8")
-    assert _without_concepts(source) == (FILES / "catalogue-redacted.txt").read_text("utf-8")
-
-
-def test_an_unknown_catalogue_layout_is_refused_rather_than_shipped() -> None:
-    source = 'MESSAGES = {\n  "x": 1, "concept.EX-11-02.inline": "secret",\n}\n'
-    with pytest.raises(UsageError) as raised:
-        _without_concepts(source)
-    assert raised.value.message_id == "error.release_redaction"
+def test_files_are_copied_as_they_are_and_the_manifest_lists_every_one(tmp_path: Path) -> None:
+    release = build_release(REPO, tmp_path / "copy")
+    on_disk = {p.relative_to(release.out).as_posix() for p in release.out.rglob("*") if p.is_file()}
+    assert on_disk - {MANIFEST} == set(release.files)
+    manifest = json.loads((release.out / MANIFEST).read_text(encoding="utf-8"))
+    assert manifest["files"] == sorted(on_disk - {MANIFEST})
+    left_out = {entry["path"]: entry["reason"] for entry in manifest["left_out"]}
+    assert {"solutions", "tests", "benchmarks", "grader/private"} <= set(left_out)
+    assert "answer key" in left_out["grader/private"]
+    # Nothing was rewritten: every grader file (the private ones aside) is byte for byte
+    # the instructors' file, and no cache was copied.
+    shipped = sorted(f for f in release.files if f.startswith("grader/"))
+    assert "grader/judge/exercises/ex_11_02.py" in shipped
+    assert [f for f in shipped if (release.out / f).read_bytes() != (REPO / f).read_bytes()] == []
+    assert not any(f.startswith("grader/private") or "__pycache__" in f for f in release.files)
+    assert (release.out / "README.md").read_bytes() == (REPO / "README.md").read_bytes()
 
 
 def test_a_non_empty_output_folder_is_refused(tmp_path: Path) -> None:

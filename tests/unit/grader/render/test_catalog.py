@@ -1,4 +1,5 @@
-"""The zh and en catalogues say the same things, and every id the grader uses exists."""
+"""The zh and en texts say the same things, every id the grader uses exists, and the UI
+catalogue holds UI strings only (texts about one exercise or stand-in sit beside it)."""
 
 from __future__ import annotations
 
@@ -9,22 +10,32 @@ import pytest
 from grader.judge.exercises import exercise_ids, get_exercise
 from grader.judge.exercises.spec import CodeExercise, ProseExercise
 from grader.judge.results import Message
-from grader.render.catalog import render_message, resolve_lang
-from grader.render.messages_en import MESSAGES as EN
-from grader.render.messages_zh import MESSAGES as ZH
+from grader.judge.texts import registered_texts
+from grader.render.catalog import catalogue, render_message, resolve_lang
+from grader.render.messages import MESSAGES
 
 
 def _fields(template: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(template) if name}
 
 
-def test_both_languages_have_the_same_ids_and_placeholders() -> None:
-    assert set(ZH) == set(EN)
-    for key in ZH:
-        assert _fields(ZH[key]) == _fields(EN[key]), key
+@pytest.mark.parametrize("source", ["ui", "registered"])
+def test_both_languages_have_the_same_ids_and_placeholders(source: str) -> None:
+    texts = MESSAGES if source == "ui" else registered_texts()
+    assert len(texts) > 40
+    for key, entry in texts.items():
+        assert set(entry) == {"zh", "en"}, key
+        assert entry["zh"] and entry["en"], key
+        assert _fields(entry["zh"]) == _fields(entry["en"]), key
+    assert set(catalogue("zh")) == set(catalogue("en")) == set(MESSAGES) | set(registered_texts())
 
 
-def test_every_id_an_exercise_needs_is_in_the_catalogue() -> None:
+def test_a_missing_parameter_in_one_language_is_caught() -> None:
+    # The check above can fail: the same comparison on a pair that disagrees.
+    assert _fields("退出码 {code}") != _fields("exit code {code} after {seconds} s")
+
+
+def _exercise_ids_needed() -> set[str]:
     needed = set()
     for exercise_id in exercise_ids():
         spec = get_exercise(exercise_id)
@@ -36,7 +47,17 @@ def test_every_id_an_exercise_needs_is_in_the_catalogue() -> None:
         else:
             assert isinstance(spec, ProseExercise)
             needed |= {f"concept.{spec.id}.{concept.name}" for concept in spec.concepts}
-    assert needed - set(ZH) == set()
+            needed |= {f"rubric.section.{spec.id}.{section.name}" for section in spec.sections}
+    return needed
+
+
+def test_every_id_an_exercise_needs_is_registered_beside_it_not_in_the_ui_catalogue() -> None:
+    needed = _exercise_ids_needed()
+    assert any(key.startswith("concept.EX-11-02.") for key in needed)  # the answer keys are read
+    assert needed - set(registered_texts()) == set()
+    assert needed & set(MESSAGES) == set()
+    assert set(registered_texts()) - needed == set()  # no text for a stand-in nobody uses
+    assert set(MESSAGES) & set(registered_texts()) == set()
 
 
 def test_nested_messages_render_in_the_same_language() -> None:

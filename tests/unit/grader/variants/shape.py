@@ -13,7 +13,7 @@ from typing import Any
 
 from sqlalchemy import Engine, event
 
-from grader.render.messages_en import MESSAGES
+from grader.render.catalog import catalogue
 from grader.variants import effects as effect_variants
 from grader.variants import policy as policy_variants
 from tests.support.db import ready_engine
@@ -147,7 +147,7 @@ def report(target: str) -> str:
     module = policy_variants if target == "policy" else effect_variants
     for name in stand_in_names(module):
         kind = "twin" if name in module.TWINS else "mutant"
-        lines += [f"## {kind} {name}", f"says: {MESSAGES[f'{kind}.{name}']}", "statements:"]
+        lines += [f"## {kind} {name}", f"says: {catalogue('en')[f'{kind}.{name}']}", "statements:"]
         lines += [f"  {line}" for line in statement_diff(target, name)]
         if target == "effects":
             lines.append("sql (failure, redelivery, duplicate):")

@@ -2,7 +2,7 @@
 extensions, and the runs that recorded each grading (for undo-run).
 
 Revision ID: 0002_term
-Revises: 0001
+Revises: 0002_review (re-chained after issue 21 merged)
 Create Date: 2026-12-01
 """
 
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0002_term"
-down_revision = "0001"
+down_revision = "0002_review"
 branch_labels = None
 depends_on = None
 

@@ -116,3 +116,38 @@ def test_verify_refuses_a_manifest_listing_an_exercise_the_zip_lacks(tmp_path: P
         verify(path)
     assert raised.value.message_id == "submit.manifest_exercises"
     assert (raised.value.params["missing"], raised.value.params["unlisted"]) == ("EX-12-02", "-")
+
+
+def test_an_existing_zip_is_kept_unless_forced(course: Path, tmp_path: Path) -> None:
+    target = tmp_path / "alice.zip"
+    target.write_bytes(b"handed in yesterday")
+    with pytest.raises(UsageError) as refused:
+        pack(course, "alice", target)
+    assert refused.value.message_id == "error.submit_exists"
+    assert target.read_bytes() == b"handed in yesterday"  # untouched
+    assert not list(tmp_path.glob(".alice.zip.tmp"))
+    packed = pack(course, "alice", target, overwrite=True)
+    assert verify(packed.path).student == "alice"
+
+
+def test_submit_command_says_to_use_force(
+    course: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from grader.frontends.cli import main
+
+    target = tmp_path / "bob.zip"
+    argv = [
+        "submit",
+        "--student",
+        "bob",
+        "--root",
+        str(course),
+        "--out",
+        str(target),
+        "--lang",
+        "en",
+    ]
+    assert main(argv) == 0
+    assert main(argv) == 2
+    assert "already exists: pass --force" in capsys.readouterr().err
+    assert main([*argv, "--force"]) == 0

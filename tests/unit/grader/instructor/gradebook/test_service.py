@@ -107,8 +107,11 @@ def test_review_survives_regrade_and_is_flagged_when_the_submission_changed(
     book.record(prose_entry(text="second\n"))  # the student handed in something else
     result = book.result("alice", "EX-11-02")
     assert result is not None and result.review is not None
-    assert (result.final_score, result.review.comment) == (2.0, "good")
+    # The decision is kept (for the instructor) but no longer counts for the new text.
+    assert (result.review.final_score, result.review.comment) == (2.0, "good")
     assert result.review.changed_since_review is True
+    assert not result.reviewed and result.shown_status == "needs_review"
+    assert result.final_score == result.score == 1.0
 
 
 def test_review_score_must_be_within_range(book: Gradebook) -> None:

@@ -67,10 +67,13 @@ def test_a_changed_submission_keeps_the_decision_flagged(tmp_path: Path) -> None
     result = book.result("bob", "EX-11-02")
     assert result is not None
     decide(book, result, "0.5", "", "prof")
+    assert book.result("bob", "EX-11-02").shown_status == "reviewed"  # type: ignore[union-attr]
     book.record(prose_entry("bob", "A new answer.\n"))
     changed = book.result("bob", "EX-11-02")
     assert changed is not None and changed.review is not None
-    assert changed.review.changed_since_review and changed.final_score == 0.5
+    assert changed.review.changed_since_review and changed.review.final_score == 0.5
+    # v2 was never read: it waits again, at its provisional score.
+    assert changed.shown_status == "needs_review" and changed.final_score == changed.score
 
 
 def test_export_uses_the_final_score(tmp_path: Path) -> None:
@@ -94,14 +97,21 @@ def test_the_queue_moves_on_to_the_next_unreviewed_answer(tmp_path: Path) -> Non
     assert "1 left to review" in page and "Answer 2 of 2" in page
     answer = made.decide("bob", "EX-11-02", score="2", comment="", back="queue")
     assert answer.headers["location"] == "/queue"  # type: ignore[attr-defined]
-    assert http.get("/queue").headers["location"] == "/queue/alice/EX-11-02"  # all reviewed
+    empty = http.get("/queue")
+    assert empty.status_code == 200 and 'id="queue-empty"' in empty.text  # no wrap-around
+    assert "All reviewed" in empty.text and 'href="/insight"' in empty.text
     assert "0 left to review" in http.get("/queue/alice/EX-11-02").text
 
 
-def test_a_refused_decision_is_shown_and_nothing_is_stored(tmp_path: Path) -> None:
+def test_a_refused_decision_redirects_and_a_reload_posts_nothing(tmp_path: Path) -> None:
     made = client(tmp_path)
-    made.signed_in()
+    http = made.signed_in()
     answer = made.decide("bob", "EX-11-02", score="9", comment="x", back="queue")
-    assert answer.status_code == 400  # type: ignore[attr-defined]
-    assert "outside 0 to 2" in answer.text  # type: ignore[attr-defined]
+    assert answer.status_code == 303  # type: ignore[attr-defined]
+    target = answer.headers["location"]  # type: ignore[attr-defined]
+    assert target.startswith("/queue/bob/EX-11-02?flash=")
+    shown = http.get(target)
+    assert shown.status_code == 200 and "outside 0 to 2" in shown.text
+    assert 'value="9"' in shown.text  # what was typed comes back
+    assert "outside 0 to 2" in http.get(target).text  # a reload is a GET: shown again
     assert made.book.result("bob", "EX-11-02").review is None  # type: ignore[union-attr]

@@ -93,7 +93,9 @@ def test_insight_and_the_mutant_page_over_http(tmp_path: Path) -> None:
     shares = dict(re.findall(r'data-name="([a-z_]+)" data-share="([0-9.]+)"', page))
     assert shares["off_by_one_bound"] == "1.0"  # alice's probe let it through, carol's not credible
     listed = http.get("/insight/mutant/EX-11-01/off_by_one_bound").text
-    assert re.findall(r'<a href="/s/([a-z]+)/EX-11-01">', listed) == ["alice", "carol"]
+    # carol's probe was not credible (a twin failed): not evaluated against the mutant
+    assert re.findall(r'<a href="/s/([a-z]+)/EX-11-01">', listed) == ["alice"]
+    assert "1 of 1 probes evaluated against it" in listed and "2 handed in" in listed
     assert http.get("/insight/mutant/EX-11-01/no_such").status_code == 404
 
 

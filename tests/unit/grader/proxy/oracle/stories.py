@@ -21,7 +21,7 @@ from sqlalchemy.orm import Session
 from tests.support.db import ready_engine
 from tests.support.factories import make_envelope
 from ticketflow.db import BusinessTask, NotificationReceipt
-from ticketflow.notifications import effects
+from ticketflow.notifications import effects, statements
 
 Apply = Callable[[Any, Any], Any]
 
@@ -104,8 +104,8 @@ def _listen(engine: Engine, seen: dict[str, Any]) -> dict[str, Any]:
     @event.listens_for(engine, "before_execute")
     def statement(conn: Any, clause: Any, multiparams: Any, params: Any, options: Any) -> None:
         table = getattr(clause, "table", None)
-        cached = clause is effects._BUSINESS_TASK_INSERT or any(
-            clause is effects._receipt_upsert(d) for d in ("sqlite", "postgresql")
+        cached = clause is statements.BUSINESS_TASK_INSERT or any(
+            clause is statements.receipt_upsert(d) for d in ("sqlite", "postgresql")
         )
         seen["statements"].append((type(clause).__name__, getattr(table, "name", None), cached))
 

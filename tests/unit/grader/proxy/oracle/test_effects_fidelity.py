@@ -40,7 +40,7 @@ def test_the_real_function_is_the_same_through_the_oracle(story: str, url: str) 
 def test_every_variant_is_the_same_through_the_oracle(name: str, story: str) -> None:
     """Same answers, operations, SQL and rows; only the construct a variant builds may be
     replaced by the real code's own (``insert(BusinessTask)`` becomes ticketflow's
-    ``_BUSINESS_TASK_INSERT``: the probe sees the statement the real code uses)."""
+    ``statements.BUSINESS_TASK_INSERT``: the probe sees the statement the real code uses)."""
     direct = tell(built("effects", name), story)
     proxied_story = _through_oracle(name, story, "sqlite://")
     for key in ("answers", "operations", "sql", "rows"):

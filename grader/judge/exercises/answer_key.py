@@ -1,0 +1,225 @@
+"""A prose exercise's answer key: ``grader/private/<id>.toml``, data the student copy leaves out.
+
+``grader release`` copies no ``grader/private/``, so a student's copy has specs without
+concepts: a prose answer is checked for length and then waits for the instructor
+(``needs_review``). In the instructors' tree ``get_exercise`` fills a prose spec's
+``sections`` and ``concepts`` from this file, and ``grader.judge.texts`` registers its
+zh/en texts (concept summaries, section labels) for the catalogue.
+
+The file (format 1; the example is made up, the real keys are not in the student copy)::
+
+    format = 1
+    exercise = "EX-99-02"
+
+    [fragments]                 # named pieces of patterns, written ${NAME} in a pattern
+    GAP = '.{0,10}'             # (a fragment may use the fragments above it)
+
+    [[sections]]                # template sections: where a concept is looked for
+    name = "why"
+    heading = 'why|为什么'       # a bounded regular expression
+    label = { zh = "“为什么”一节", en = 'section "why"' }
+
+    [[concepts]]
+    id = "tea_needs_hot_water"
+    points = 1.0
+    sections = ["why"]          # empty or absent: anywhere
+    summary = { zh = "泡茶要用热水", en = "tea needs hot water" }
+    # Stated when, for one alternative, every term matches, not negated, in one sentence.
+    alternatives = [['tea|茶', 'hot${GAP}water|热水'], ['boil${GAP}kettle']]
+
+A concept's ``contradicts`` (alternatives that state the opposite) and ``synonyms`` are
+reserved for judging claims by polarity (issue 19): refused until that scoring reads them,
+so nothing in a file is silently ignored. Patterns are checked by
+``grader.judge.rubric.patterns.lint`` when they are compiled (and by the tests).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import tomllib
+from collections.abc import Collection
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from grader.errors import InternalError
+from grader.judge.exercises.spec import Concept, ProseExercise, Section
+
+#: Where the answer keys are (a test may point it at another folder).
+PRIVATE_DIR = Path(__file__).resolve().parents[2] / "private"
+FORMAT = 1
+LANGS = ("zh", "en")
+RESERVED = ("contradicts", "synonyms")
+_FRAGMENT = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+@dataclasses.dataclass(frozen=True)
+class AnswerKey:
+    sections: tuple[Section, ...]
+    concepts: tuple[Concept, ...]
+    #: Catalogue texts: ``concept.<id>.<concept>`` and ``rubric.section.<id>.<section>``.
+    texts: dict[str, dict[str, str]]
+
+
+class _Invalid(ValueError):
+    pass
+
+
+def answer_key_file(exercise_id: str) -> Path:
+    return PRIVATE_DIR / f"{exercise_id}.toml"
+
+
+def answer_key(exercise_id: str) -> AnswerKey | None:
+    """The exercise's answer key, or None when its file is absent (a student copy)."""
+    path = answer_key_file(exercise_id)
+    try:
+        stat = path.stat()
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        raise InternalError("error.answer_key", path=str(path), detail=str(error)) from error
+    return _load(path, exercise_id, stat.st_mtime_ns, stat.st_size)
+
+
+def with_answer_key(exercise: ProseExercise) -> ProseExercise:
+    """``exercise`` with the sections and concepts of its answer key (unchanged without one)."""
+    key = answer_key(exercise.id)
+    if key is None:
+        return exercise
+    return dataclasses.replace(exercise, sections=key.sections, concepts=key.concepts)
+
+
+@cache
+def _load(path: Path, exercise_id: str, _mtime_ns: int, _size: int) -> AnswerKey:
+    """Parsed once per content version (the stat is part of the cache key)."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        return _parse(data, exercise_id)
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, _Invalid) as error:
+        raise InternalError("error.answer_key", path=str(path), detail=str(error)) from error
+
+
+def _parse(data: dict[str, Any], exercise_id: str) -> AnswerKey:
+    _keys(
+        data,
+        "the file",
+        required={"format", "exercise", "concepts"},
+        optional={"fragments", "sections"},
+    )
+    if data["format"] != FORMAT:
+        raise _Invalid(f"format = {data['format']!r}; this grader reads format = {FORMAT}")
+    if data["exercise"] != exercise_id:
+        raise _Invalid(f"exercise = {data['exercise']!r}, but the file is {exercise_id}'s")
+    fragments = _fragments(data.get("fragments", {}))
+    texts: dict[str, dict[str, str]] = {}
+    sections = []
+    for index, raw in enumerate(_tables(data.get("sections", []), "sections")):
+        where = f"sections[{index}]"
+        _keys(raw, where, required={"name", "heading", "label"})
+        name = _text(raw["name"], f"{where}.name")
+        sections.append(Section(name, _expand(raw["heading"], fragments, f"{where}.heading")))
+        texts[f"rubric.section.{exercise_id}.{name}"] = _langs(raw["label"], f"{where}.label")
+    known = {section.name for section in sections}
+    concepts = []
+    for index, raw in enumerate(_tables(data["concepts"], "concepts")):
+        where = f"concepts[{index}]"
+        for reserved in RESERVED:
+            if reserved in raw:
+                raise _Invalid(
+                    f"{where}.{reserved} is reserved for polarity (issue 19), not scored yet"
+                )
+        _keys(
+            raw, where, required={"id", "points", "summary", "alternatives"}, optional={"sections"}
+        )
+        concept = _concept(raw, where, fragments, known)
+        concepts.append(concept)
+        texts[f"concept.{exercise_id}.{concept.name}"] = _langs(raw["summary"], f"{where}.summary")
+    if not concepts:
+        raise _Invalid("no [[concepts]]: a rubric needs at least one")
+    if len({c.name for c in concepts}) != len(concepts) or len(known) != len(sections):
+        raise _Invalid("a concept id or section name is used twice")
+    return AnswerKey(tuple(sections), tuple(concepts), texts)
+
+
+def _concept(
+    raw: dict[str, Any], where: str, fragments: dict[str, str], known: set[str]
+) -> Concept:
+    points = raw["points"]
+    if isinstance(points, bool) or not isinstance(points, int | float) or points <= 0:
+        raise _Invalid(f"{where}.points must be a positive number, not {points!r}")
+    sections = tuple(
+        _text(s, f"{where}.sections") for s in _list(raw.get("sections", []), f"{where}.sections")
+    )
+    if unknown := set(sections) - known:
+        raise _Invalid(f"{where}.sections names no [[sections]]: {sorted(unknown)}")
+    alternatives = []
+    for number, terms in enumerate(_list(raw["alternatives"], f"{where}.alternatives")):
+        spot = f"{where}.alternatives[{number}]"
+        alternatives.append(tuple(_expand(term, fragments, spot) for term in _list(terms, spot)))
+    if not alternatives or not all(alternatives):
+        raise _Invalid(f"{where}.alternatives: give at least one, each with at least one term")
+    name = _text(raw["id"], f"{where}.id")
+    return Concept(name, tuple(alternatives), points=float(points), sections=sections)
+
+
+def _fragments(raw: object) -> dict[str, str]:
+    if not isinstance(raw, dict):
+        raise _Invalid("[fragments] must be a table of NAME = 'pattern'")
+    expanded: dict[str, str] = {}
+    for name, value in raw.items():
+        expanded[name] = _expand(value, expanded, f"fragments.{name}")
+    return expanded
+
+
+def _expand(pattern: object, fragments: dict[str, str], where: str) -> str:
+    text = _text(pattern, where)
+
+    def fragment(match: re.Match[str]) -> str:
+        if match[1] not in fragments:
+            raise _Invalid(f"{where} uses ${{{match[1]}}}, which no fragment above defines")
+        return fragments[match[1]]
+
+    return _FRAGMENT.sub(fragment, text)
+
+
+def _keys(
+    raw: dict[str, Any], where: str, required: set[str], optional: Collection[str] = ()
+) -> None:
+    if missing := required - set(raw):
+        raise _Invalid(f"{where} lacks {sorted(missing)}")
+    if unknown := set(raw) - required - set(optional):
+        raise _Invalid(f"{where} has unknown keys {sorted(unknown)}")
+
+
+def _tables(raw: object, where: str) -> list[dict[str, Any]]:
+    items = _list(raw, where)
+    if not all(isinstance(item, dict) for item in items):
+        raise _Invalid(f"{where} must be an array of tables ([[{where}]])")
+    return items
+
+
+def _list(raw: object, where: str) -> list[Any]:
+    if not isinstance(raw, list):
+        raise _Invalid(f"{where} must be an array")
+    return raw
+
+
+def _text(raw: object, where: str) -> str:
+    if not isinstance(raw, str) or not raw:
+        raise _Invalid(f"{where} must be a non-empty string")
+    return raw
+
+
+def _langs(raw: object, where: str) -> dict[str, str]:
+    if not isinstance(raw, dict) or set(raw) != set(LANGS):
+        raise _Invalid(f"{where} must be {{ zh = '...', en = '...' }}")
+    return {lang: _text(raw[lang], f"{where}.{lang}") for lang in LANGS}
+
+
+def private_files() -> list[Path]:
+    """Every answer-key file there is (their texts are registered by ``grader.judge.texts``)."""
+    return sorted(PRIVATE_DIR.glob("*.toml")) if PRIVATE_DIR.is_dir() else []
+
+
+__all__ = ["AnswerKey", "answer_key", "answer_key_file", "private_files", "with_answer_key"]

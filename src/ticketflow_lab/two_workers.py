@@ -1,0 +1,143 @@
+"""A late-ACK message whose worker dies, redelivered to a second worker: RabbitMQ vs Redis.
+
+Two real workers (prefork, concurrency 1, prefetch 1, late ACK) consume one queue. The
+driver sends one ``lesson14.hold`` task, waits until one worker has started it, and
+SIGKILLs that worker's whole process group, so no ACK is ever sent. Then it waits for the
+second run, which can only happen on the other worker.
+
+* RabbitMQ notices the closed connection and requeues the message at once;
+* Redis has no connection-bound delivery: the message sits in the ``unacked`` hash until
+  ``visibility_timeout`` seconds after it was delivered, then a live consumer's periodic
+  sweep puts it back (``unacked_restore_interval`` / ``_throttle`` set the sweep period;
+  we make it 1 s so the timeout alone decides).
+
+Conclusions are booleans computed from the observed times, so a re-run prints the same.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ticketflow_lab.lesson14_workers import Entry, WorkerSet
+from ticketflow_lab.live_services import unique_name, url
+
+IMMEDIATE_SECONDS = 2.0  # well under the 3 s the Redis cell waits
+
+
+@dataclass(frozen=True)
+class Redelivery:
+    broker: str
+    visibility_timeout: float | None
+    sent_at: float
+    killed_at: float
+    first: Entry
+    second: Entry | None
+    right_after_kill: dict[str, int] | None = None
+
+    @property
+    def after_kill(self) -> float | None:
+        return None if self.second is None else self.second["t"] - self.killed_at
+
+    @property
+    def after_send(self) -> float | None:
+        return None if self.second is None else self.second["t"] - self.sent_at
+
+    def conclusions(self) -> list[str]:
+        lines = [f"{self.broker}: one worker started the task and was killed (SIGKILL, no ACK)"]
+        if self.second is None:
+            return [*lines, "  no second run was observed: the message is lost"]
+        lines += [
+            "  second run on the other worker: "
+            f"{self.second['hostname'] != self.first['hostname']}",
+            f"  redelivered flag of the second run: {self.second['redelivered']}, "
+            f"retries: {self.second['retries']} (a redelivery is not a retry)",
+        ]
+        if self.visibility_timeout is None:
+            immediate = (self.after_kill or 0.0) < IMMEDIATE_SECONDS
+            lines.append(
+                f"  redelivered at once, within {IMMEDIATE_SECONDS:g} s of the kill "
+                f"(the connection closed, so the broker requeued): {immediate}"
+            )
+        else:
+            waited = (self.after_send or 0.0) >= self.visibility_timeout
+            where = self.right_after_kill or {}
+            lines += [
+                f"  right after the kill: in the queue {where.get('queue')}, "
+                f"in the unacked hash {where.get('unacked')} (nobody noticed the death)",
+                f"  redelivered only after >= visibility_timeout ({self.visibility_timeout:g} s)"
+                f" since it was sent: {waited}",
+            ]
+        return lines
+
+    def measured(self) -> str:
+        if self.second is None:
+            return "measured: no second run"
+        return (
+            f"measured this run: second run {self.after_kill:.2f} s after the kill, "
+            f"{self.after_send:.2f} s after sending"
+        )
+
+
+def redis_transport(visibility_timeout: float) -> dict[str, Any]:
+    """Short timeout, 1 s sweeps, and a key prefix of this run only (nobody else's keys)."""
+    return {
+        "visibility_timeout": visibility_timeout,
+        "unacked_restore_interval": 1,
+        "unacked_restore_throttle": 1,
+        "global_keyprefix": unique_name("lesson14") + ":",
+    }
+
+
+def run_redelivery(
+    broker: str, folder: Path, *, visibility_timeout: float = 3.0, timeout: float = 15.0
+) -> Redelivery:
+    """Run the experiment on ``broker`` ("RabbitMQ" or "Redis") in ``folder``."""
+    redis = broker == "Redis"
+    transport = redis_transport(visibility_timeout) if redis else {}
+    with WorkerSet(folder, broker_url=url(broker), transport_options=transport) as workers:
+        workers.start("a", "b")
+        sent_at = time.time()
+        key = "redelivery"
+        workers.send("lesson14.hold", key)
+        first = workers.wait_entry(
+            lambda e: e["kind"] == "started" and e["key"] == key,
+            timeout=timeout,
+            what="the first run to start",
+        )
+        killed_at = workers.kill(first["hostname"])
+        where = _redis_state(workers) if redis else None
+        try:
+            second: Entry | None = workers.wait_entry(
+                lambda e: e["kind"] == "started" and e["key"] == key and e["t"] > first["t"],
+                timeout=timeout,
+                what="the second run",
+            )
+        except TimeoutError:
+            second = None
+    return Redelivery(
+        broker,
+        visibility_timeout if redis else None,
+        sent_at,
+        killed_at,
+        first,
+        second,
+        where,
+    )
+
+
+def _redis_state(workers: WorkerSet) -> dict[str, int]:
+    """Where the message is on Redis: the queue's list, or the unacked hash."""
+    import redis
+
+    prefix = workers.transport_options["global_keyprefix"]
+    client = redis.Redis.from_url(workers.broker_url)
+    try:
+        return {
+            "queue": int(client.llen(prefix + workers.queue)),
+            "unacked": int(client.hlen(prefix + "unacked")),
+        }
+    finally:
+        client.close()

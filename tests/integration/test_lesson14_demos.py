@@ -1,0 +1,108 @@
+"""Lesson 14's live demos against the real services, checked on what they return.
+
+Each test skips only when a service it needs is unreachable (the reason names it). The
+demos name everything they create with a uuid suffix and delete it; the last test checks
+that on the broker.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ticketflow_lab.live_services import skip_reason
+
+pytestmark = [pytest.mark.integration, pytest.mark.slow]
+
+
+def needs(*services: str) -> None:
+    reason = skip_reason(*services)
+    if reason:
+        pytest.skip(reason)
+
+
+def test_reject_reaches_the_dlq_and_a_plain_exception_does_not(tmp_path: Path) -> None:
+    needs("RabbitMQ")
+    from ticketflow_lab.dead_letter_exchange import CASES, run_reject_vs_exception
+
+    result = run_reject_vs_exception(tmp_path)
+    assert result.runs == {name: 1 for name, _, _ in CASES}
+    assert result.left_in_work_queue == 0
+    (letter,) = result.dead_letters
+    assert letter == {
+        "task": "lesson14.reject_late",
+        "args": ["req-1"],
+        "reason": "rejected",
+        "from_work_queue": True,
+    }
+
+
+def test_redis_redelivers_to_the_other_worker_after_the_visibility_timeout(
+    tmp_path: Path,
+) -> None:
+    needs("Redis")
+    from ticketflow_lab.two_workers import run_redelivery
+
+    result = run_redelivery("Redis", tmp_path, visibility_timeout=3.0)
+    assert result.second is not None
+    assert result.second["hostname"] != result.first["hostname"]
+    assert result.second["redelivered"] is True and result.second["retries"] == 0
+    assert result.right_after_kill == {"queue": 0, "unacked": 1}
+    assert result.after_send is not None and result.after_send >= 3.0
+
+
+def test_rabbitmq_redelivers_to_the_other_worker_at_once(tmp_path: Path) -> None:
+    needs("RabbitMQ")
+    from ticketflow_lab.two_workers import run_redelivery
+
+    result = run_redelivery("RabbitMQ", tmp_path)
+    assert result.second is not None
+    assert result.second["hostname"] != result.first["hostname"]
+    assert result.second["redelivered"] is True
+    assert result.after_kill is not None and result.after_kill < 3.0  # no visibility timeout
+
+
+@pytest.mark.parametrize("reject", [True, False])
+def test_a_killed_pool_process_requeues_only_with_reject_on_worker_lost(
+    tmp_path: Path, reject: bool
+) -> None:
+    needs("RabbitMQ")
+    from ticketflow_lab.worker_lost import run_child_loss
+
+    result = run_child_loss(tmp_path, reject_on_worker_lost=reject)
+    assert result.left_in_queue == 0
+    assert result.runs == (2 if reject else 1)
+    assert result.redelivered == ([False, True] if reject else [False])
+
+
+def test_a_lost_ack_is_a_duplicate_the_receipt_absorbs() -> None:
+    needs("RabbitMQ", "PostgreSQL")
+    from ticketflow_lab.lost_ack import run_lost_ack
+
+    result = run_lost_ack()
+    assert result.deliveries == [(False, True), (True, False)]
+    assert result.ack_error.startswith("OSError")
+    assert (result.receipts, result.business_tasks) == (1, 1)
+
+
+def test_canvas_has_no_rollback_and_receipts_make_a_rerun_safe(tmp_path: Path) -> None:
+    needs("Redis")
+    from ticketflow_lab.canvas_atomicity import run_canvas
+
+    lines = run_canvas(tmp_path).lines
+    assert "  header steps whose effect was committed: ['a', 'c']" in lines
+    assert "  body ran: False" in lines
+    assert "  chord result: FAILURE ChordError" in lines
+    assert "  effects per step: {'reserve': 1, 'charge': 1, 'notify': 1}" in lines
+
+
+def test_inspect_sees_the_running_task_unacknowledged(tmp_path: Path) -> None:
+    needs("RabbitMQ")
+    from ticketflow_lab.observability import run_inspect
+
+    active, reserved, stats, registered = run_inspect(tmp_path)
+    assert "args=['being-inspected'] acknowledged=False" in active
+    assert reserved.startswith("reserved:   []")
+    assert "prefetch_count=1" in stats
+    assert "lesson14.hold" in registered
