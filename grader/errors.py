@@ -3,11 +3,17 @@
 Exit codes of ``grader`` (every command, ``grader --help`` shows this block)::
 
     0  every check passed, or a prose answer is awaiting instructor review
-    1  some check failed (an untouched starter is "not started": failed)
+    1  some check failed (an untouched starter is "not started": failed); submit --verify:
+       the manifest names another student or other exercises than the zip holds
     2  usage or input error: unknown exercise (the closest id is suggested), missing,
        unreadable or linked file, syntax error (with its line), broken notebook or
-       solution marker, unknown or unavailable isolation mode
-    3  internal grader error (a bug or a broken installation: please report it)
+       solution marker, unknown or unavailable isolation mode; instructor commands: a
+       folder that is not a class (grade --force), a gradebook the grader did not create
+       or (read-only commands) that does not exist, a bad roster, course.toml, received-at
+       file, time or column mapping
+    3  internal grader error (a bug or a broken installation: please report it); grade
+       never exits 3 for one student's submission, which gets an error row instead
+    130  interrupted (Ctrl-C or SIGTERM): what was recorded stays; run it again to finish
 
 Exception hierarchy (each class carries its exit code)::
 
@@ -21,8 +27,10 @@ Exception hierarchy (each class carries its exit code)::
     │       ├── UnsupportedSubmission   wrong file type for this exercise
     │       ├── StudentSyntaxError      the code does not compile (names the line)
     │       └── InvalidNotebook         not a valid .ipynb document
-    └── InternalError                   exit 3: a bug or a broken installation; please report
-        └── RunnerFailure               the sandbox could not run the code at all
+    ├── VerifyRefused                   exit 1: submit --verify found a manifest that lies
+    ├── InternalError                   exit 3: a bug or a broken installation; please report
+    │   └── RunnerFailure               the sandbox could not run the code at all
+    └── Interrupted                     exit 130: a batch stopped by Ctrl-C / SIGTERM
 
 A verdict is not an exception: a report's status gives 0 (passed, needs_review) or 1
 (failed), see ``exit_code_for``. Each error carries a catalogue message id and its
@@ -37,6 +45,7 @@ EXIT_PASSED = 0
 EXIT_FAILED = 1
 EXIT_USAGE = 2
 EXIT_INTERNAL = 3
+EXIT_INTERRUPTED = 130
 
 #: The exit-code block of this module's docstring, for ``--help`` texts.
 EXIT_CODES = "exit codes:\n" + (__doc__ or "").partition("::\n\n")[2].partition("\n\n")[0]
@@ -113,3 +122,13 @@ class InternalError(GraderError):
 
 class RunnerFailure(InternalError):
     message_id = "error.runner"
+
+
+class Interrupted(GraderError):
+    exit_code = EXIT_INTERRUPTED
+    message_id = "error.interrupted"
+
+
+class VerifyRefused(GraderError):
+    exit_code = EXIT_FAILED
+    message_id = "submit.manifest_other_student"

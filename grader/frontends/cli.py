@@ -12,6 +12,7 @@ written down). No command ever ends with a Python traceback.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 from collections.abc import Sequence
@@ -36,7 +37,16 @@ COMMAND_NAMES = (
     "stats",
     "review",
     "release",
+    "roster",
+    "extend",
+    "integrity",
+    "gradebook",
 )
+
+
+#: Commands run by the course staff: an internal error there is not "report it to the staff".
+STUDENT_COMMANDS = frozenset({"check", "list", "submit"})
+_STAFF_WORDED = frozenset({"error.internal", "error.runner"})
 
 
 def commands() -> tuple[ModuleType, ...]:
@@ -78,7 +88,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(argv: Sequence[str]) -> int:
-    from grader.errors import GraderError, InternalError
+    from grader.errors import GraderError, InternalError, Interrupted
     from grader.frontends.commands.common import emit
     from grader.render.catalog import render_message, resolve_lang
 
@@ -90,13 +100,38 @@ def _main(argv: Sequence[str]) -> int:
         code: int = args.run(args, lang, as_json)
         return code
     except GraderError as error:
-        return report_error(error, lang, as_json, exercise)
+        code = report_error(_addressed(error, args.command), lang, as_json, exercise)
+        if isinstance(error, Interrupted):
+            _exit_now(code)
+        return code
     except KeyboardInterrupt:
         emit(render_message("error.interrupted", {}, lang), sys.stderr)
         return 130
     except Exception as error:  # the last line of defence: never a traceback
         detail = f"{type(error).__name__}: {error}"[:300]
-        return report_error(InternalError(detail=detail), lang, as_json, exercise)
+        internal = _addressed(InternalError(detail=detail), args.command)
+        return report_error(internal, lang, as_json, exercise)
+
+
+def _exit_now(code: int) -> None:
+    """End an interrupted batch now: everything is recorded and cleaned up, and joining
+    the pool's helper threads of killed workers at interpreter exit can take seconds."""
+    import os
+
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):
+            stream.flush()
+    os._exit(code)
+
+
+def _addressed(error: GraderError, command: str) -> GraderError:
+    """An internal error in an instructor's command, in words for the instructor."""
+    from grader.errors import InternalError
+
+    instructor = command not in STUDENT_COMMANDS
+    if instructor and isinstance(error, InternalError) and error.message_id in _STAFF_WORDED:
+        return InternalError("error.internal_instructor", **error.params)
+    return error
 
 
 def report_error(error: GraderError, lang: str, as_json: bool, exercise: str | None) -> int:

@@ -521,10 +521,6 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "{folder} 中没有 {file}（也没有唯一的 .ipynb）。",
         "en": "{folder} has no {file} (nor a single .ipynb).",
     },
-    "batch.grading_failed": {
-        "zh": "这份提交无法评分：{detail}。全班其余提交已评分；请报告这条消息。",
-        "en": "This submission could not be graded: {detail}. The rest of the class was graded; please report this message.",
-    },
     "batch.skipped_entry": {
         "zh": "已跳过 {name}：它不是以有效学生编号命名的文件夹或 .zip（1-64 个 A-Za-z0-9._- 字符，不以 . 或 - 开头）。",
         "en": "Skipped {name}: not a student folder or .zip named with a valid student id (1-64 characters of A-Za-z0-9._-, not starting with . or -).",
@@ -878,5 +874,230 @@ MESSAGES: dict[str, dict[str, str]] = {
     "error.feedback_unknown": {
         "zh": "成绩册里没有这些学生或练习：{names}。请检查拼写（grader export 列出全部）。",
         "en": "No such student or exercise in the gradebook: {names}. Check the spelling (grader export lists them all).",
+    },
+    # -- a real term (issue 20): roster, deadlines, exports, integrity, interrupts -----
+    "error.no_such_run": {
+        "zh": "没有第 {run_id} 次运行：grader gradebook runs 会列出所有运行。",
+        "en": "There is no run {run_id}: grader gradebook runs lists them.",
+    },
+    "gradebook.removed": {
+        "zh": "已移除 {student}：删除了 {count} 条评分及其接收时间和延期（复核保留）。",
+        "en": "{student} removed: {count} grading(s) deleted with their received times and extensions (reviews kept).",
+    },
+    "gradebook.undone": {
+        "zh": "已撤销第 {run_id} 次运行：删除了 {count} 条评分；每份提交重新显示之前的评分（或没有）。",
+        "en": "Run {run_id} undone: {count} grading(s) deleted; each submission shows its earlier grading again (or none).",
+    },
+    "gradebook.not_confirmed": {
+        "zh": "未确认：没有做任何更改。",
+        "en": "Not confirmed: nothing was changed.",
+    },
+    "gradebook.confirm_remove": {
+        "zh": "删除 {student} 的所有评分、接收时间和延期（保留复核）？输入 yes：",
+        "en": "Delete every grading, received time and extension of {student} (reviews are kept)? Type yes:",
+    },
+    "gradebook.confirm_undo": {
+        "zh": "删除第 {run_id} 次运行记录的所有评分（保留复核）？输入 yes：",
+        "en": "Delete every grading run {run_id} recorded (reviews are kept)? Type yes:",
+    },
+    "integrity.no_base": {
+        "zh": "没有找到课程根目录（--root）：比较时没有排除起始文件和参考答案。",
+        "en": "No course root found (--root): starters and solutions are not left out of the comparison.",
+    },
+    "integrity.clean": {
+        "zh": "在 {count} 条当前结果中没有发现问题（分母：全部当前结果）。",
+        "en": "Nothing found among {count} current results (denominator: every current result).",
+    },
+    "integrity.manifest": {
+        "zh": "{student}：zip 的清单写的是另一名学生 {claimed}（复制的 zip 或伪造的清单）。",
+        "en": "{student}: the zip's manifest names another student, {claimed} (a copied zip or a forged manifest).",
+    },
+    "integrity.near": {
+        "zh": "{exercise}：{first} 与 {second} 各自代码的 {share}% 相同（winnowing 指纹，已排除起始文件和参考答案）。",
+        "en": "{exercise}: {first} and {second} share {share}% of their own code (winnowing fingerprints, the starter and the solution left out).",
+    },
+    "integrity.identical": {
+        "zh": "{exercise}：{students} 的提交完全相同。",
+        "en": "{exercise}: identical submissions from {students}.",
+    },
+    "batch.manifest_other_student": {
+        "zh": "{count} 个 zip 的清单写的是另一名学生（zip -> 清单）：{pairs}。可能是复制的 zip 或伪造的清单：见 grader integrity。",
+        "en": "{count} zip(s) carry a manifest naming another student (zip -> manifest): {pairs}. A copied zip or a forged manifest: see grader integrity.",
+    },
+    "submit.manifest_exercises": {
+        "zh": "{path} 被拒绝：清单列出了 zip 中没有的练习（{missing}），或 zip 中有清单未列出的练习（{unlisted}）。请用 grader submit 重新打包。",
+        "en": "{path} is refused: its manifest lists exercises the zip does not hold ({missing}) or the zip holds exercises the manifest does not list ({unlisted}). Make the zip again with grader submit.",
+    },
+    "submit.manifest_other_student": {
+        "zh": "{path} 被拒绝：其清单上的学生是 {student}，而不是 {stem}（文件名）。从别的学生那里复制的 zip 会保留对方的清单；请用 grader submit 生成你自己的。",
+        "en": "{path} is refused: its manifest names the student {student}, not {stem} (the file's name). A zip copied from another student keeps their manifest; make your own with grader submit.",
+    },
+    "error.extend_until": {
+        "zh": "请用 --until TIME 给出新的截止时间（ISO 8601，例如 2026-12-09T23:59）。",
+        "en": "Give the new due time with --until TIME (ISO 8601, e.g. 2026-12-09T23:59).",
+    },
+    "extend.none": {
+        "zh": "{student} 在 {exercise} 上没有延期。",
+        "en": "{student} has no extension for {exercise}.",
+    },
+    "extend.revoked": {
+        "zh": "已撤销 {student} 在 {exercise} 上的延期；迟交已重新计算。",
+        "en": "Extension of {student} for {exercise} removed; lateness recomputed.",
+    },
+    "extend.granted": {
+        "zh": "已记录延期：{student}，{exercise}（'*' 表示所有练习），截止 {until}。迟交与扣分已重新计算。",
+        "en": "Extension recorded: {student}, {exercise} ('*' = every exercise), due {until}. Lateness and penalties were recomputed.",
+    },
+    "error.received_at": {
+        "zh": "无法使用接收时间文件 {path}（第 {line} 行）：{detail}。请给出含 student、exercise（或 all）、time 列的 CSV。",
+        "en": "Cannot use the received times {path} (line {line}): {detail}. Give a CSV with the columns student, exercise (or all), time.",
+    },
+    "error.course_settings": {
+        "zh": "无法使用课程设置 {path}：{detail}。格式见 README 的“截止时间”一节。",
+        "en": 'Cannot use the course settings {path}: {detail}. See README, "Deadlines", for the format.',
+    },
+    "error.bad_time": {
+        "zh": "{given} 不是时间（{what}）：请写成 ISO 8601 格式，例如 2026-12-07T23:59 或 2026-12-07T23:59+08:00。",
+        "en": "{given} is not a time ({what}): write it as ISO 8601, e.g. 2026-12-07T23:59 or 2026-12-07T23:59+08:00.",
+    },
+    "batch.late": {
+        "zh": "{count} 份提交晚于截止时间（已计入延期）；导出时会扣除相应分数，复核页和反馈中会显示。",
+        "en": "{count} submission(s) arrived after their due time (extensions included); the penalty is applied in export and shown in review and feedback.",
+    },
+    "error.no_roster": {
+        "zh": "--roster-only 需要名单：请先用 grader roster import roster.csv 导入（同一个 --db）。",
+        "en": "--roster-only needs a roster: import one first with grader roster import roster.csv (same --db).",
+    },
+    "batch.no_submission": {
+        "zh": "名单上有 {count} 名学生什么也没有提交：{students}。",
+        "en": "{count} student(s) on the roster handed in nothing: {students}.",
+    },
+    "batch.off_roster_skipped": {
+        "zh": "{count} 份提交的编号不在名单上，已跳过（--roster-only）：{students}。",
+        "en": "{count} submission(s) are from ids not on the roster and were skipped (--roster-only): {students}.",
+    },
+    "batch.off_roster": {
+        "zh": "{count} 份提交的编号不在名单上（仍已评分；--roster-only 会跳过它们）：{students}。",
+        "en": "{count} submission(s) are from ids not on the roster (graded anyway; --roster-only skips them): {students}.",
+    },
+    "error.export_mapping": {
+        "zh": "无法使用列映射 {given}：{detail}。请给出 EX-ID=NAME，或每行为 exercise,column 的 CSV 文件。",
+        "en": "Cannot use the column mapping {given}: {detail}. Give EX-ID=NAME, or a CSV file of exercise,column lines.",
+    },
+    "export.unmapped": {
+        "zh": "警告：{count} 名学生在名单上没有 {kind}，已略去（Moodle 遇到无法对应用户的行会中止整个导入）：{students}。请用 grader roster import 补上，或使用 --identifier username。",
+        "en": "WARNING: {count} student(s) have no {kind} on the roster and were left out (Moodle stops the whole import at a row it cannot map): {students}. Add them with grader roster import, or use --identifier username.",
+    },
+    "export.errors_zero": {
+        "zh": "警告：{count} 个单元格是错误，已按 --errors-as-zero 导出为 0：{students}{more}。",
+        "en": "WARNING: {count} cell(s) are errors and were exported as 0 (--errors-as-zero): {students}{more}.",
+    },
+    "export.errors_empty": {
+        "zh": "警告：{count} 个单元格是错误，导出为空而不是 0（损坏的 zip 或评分失败不等于真实的零分）：{students}{more}。原因见 grader review 或 export --format json；--errors-as-zero 会把它们导出为 0。",
+        "en": "WARNING: {count} cell(s) are errors and were exported EMPTY, not as 0 (a corrupt zip or a grader failure is not a genuine zero): {students}{more}. See grader review or export --format json for the reasons; --errors-as-zero exports them as 0.",
+    },
+    "error.roster_duplicate": {
+        "zh": "名单 {path} 第 {line} 行：编号 {given} 第二次出现。没有导入任何内容。",
+        "en": "Line {line} of the roster {path}: the id {given} appears a second time. Nothing was imported.",
+    },
+    "error.roster_bad_id": {
+        "zh": "名单 {path} 第 {line} 行：{given} 不是有效的学生编号（1-64 个 A-Za-z0-9._- 字符，即学生文件夹或 zip 的名字）。没有导入任何内容。",
+        "en": "Line {line} of the roster {path}: {given} is not a valid student id (1-64 characters of A-Za-z0-9._-, the name of the student's folder or zip). Nothing was imported.",
+    },
+    "error.roster_no_id": {
+        "zh": "名单 {path} 没有 id 列：第一行须是列名，其中一列为 id（或 student）。",
+        "en": "The roster {path} has no id column: its first line must name the columns, one of them id (or student).",
+    },
+    "error.roster_unreadable": {
+        "zh": "无法读取名单 {path}：{detail}。请把它另存为 UTF-8 编码（带或不带 BOM）的 CSV。",
+        "en": "Cannot read the roster {path}: {detail}. Save it as CSV in UTF-8 (with or without BOM).",
+    },
+    "roster.empty": {
+        "zh": "名单为空：请用 grader roster import roster.csv 导入。",
+        "en": "The roster is empty: import one with grader roster import roster.csv.",
+    },
+    "roster.imported": {
+        "zh": "名单 {path}：新增 {added} 人，更新 {changed} 人；名单上共 {total} 名学生。",
+        "en": "Roster {path}: {added} added, {changed} changed; {total} students on the roster.",
+    },
+    "batch.stopping": {
+        "zh": "正在停止：不再分派学生；正在进行的运行还有 {seconds} 秒完成，之后会被取消。再按一次 Ctrl-C 立即停止。",
+        "en": "Stopping: no further student is handed out; the runs in flight get {seconds} s to finish, then are cancelled. Press Ctrl-C again to stop at once.",
+    },
+    "batch.dry_summary": {
+        "zh": "试运行：将评分 {grade} 个，拒绝 {refuse} 个，跳过 {skip} 个；没有写入任何东西。",
+        "en": "Dry run: {grade} to grade, {refuse} refused, {skip} skipped; nothing was written.",
+    },
+    "batch.dry_skip": {
+        "zh": "跳过    {name}：不是学生文件夹或 .zip",
+        "en": "skip    {name}: not a student folder or .zip",
+    },
+    "batch.dry_refuse": {
+        "zh": "拒绝    {name}：同名的文件夹和 zip（各练习记一条错误）",
+        "en": "refuse  {name}: a folder and a zip with the same id (an error row each)",
+    },
+    "batch.dry_grade": {
+        "zh": "评分    {name}（{kind}）",
+        "en": "grade   {name} ({kind})",
+    },
+    "error.not_a_class_course": {
+        "zh": "{path} 看起来是课程的副本，而不是全班：其中有 {found}。没有评分，也没有写入任何东西。请传入每个学生一个文件夹或 .zip 的那个文件夹（若确实要评分，加 --force）。",
+        "en": "{path} looks like a copy of the course, not a class: it holds {found}. Nothing was graded or written. Pass the folder that holds one folder or .zip per student (or add --force to grade it anyway).",
+    },
+    "error.not_a_class_student": {
+        "zh": "{path} 看起来是某一个学生的文件夹，而不是全班：其中有练习文件夹（{found}）。没有评分，也没有写入任何东西。请传入每个学生一个文件夹或 .zip 的那个文件夹（若确实要评分，加 --force）。",
+        "en": "{path} looks like one student's folder, not a class: it holds exercise folders ({found}). Nothing was graded or written. Pass the folder that holds one folder or .zip per student (or add --force to grade it anyway).",
+    },
+    "error.internal_instructor": {
+        "zh": "评分器内部错误：{detail}。这是评分器的缺陷，不是提交的问题；已记录的结果都会保留。请把你运行的命令和这条消息一起作为缺陷提交。",
+        "en": "Internal grader error: {detail}. This is a bug in the grader, not a problem with the submissions; what was recorded stays. File it with the command you ran and this message.",
+    },
+    "error.db_foreign_schema": {
+        "zh": "{url} 中的 {table} 表不是评分器的；数据库保持原样。请给出评分器自己的成绩册，或一个新的文件名。",
+        "en": "{url} has a {table} table that is not the grader's; the database was left unchanged. Give the grader's own gradebook, or a new file name.",
+    },
+    "error.db_foreign": {
+        "zh": "{url} 不是评分器创建的数据库（其中的表：{tables}）；它保持原样。请给出评分器自己的成绩册，或一个新的文件名。",
+        "en": "{url} is a database the grader did not create (its tables: {tables}); it was left unchanged. Give the grader's own gradebook, or a new file name.",
+    },
+    "error.db_foreign_revision": {
+        "zh": "{url} 是其他工具的数据库（其 alembic_version 为 {revision}，不是评分器的迁移）；它保持原样。请给出评分器自己的成绩册，或一个新的文件名。",
+        "en": "{url} is a database of another tool (its alembic_version is {revision}, not a grader migration); it was left unchanged. Give the grader's own gradebook, or a new file name.",
+    },
+    "error.db_not_database": {
+        "zh": "{url} 不是数据库（开头不像 SQLite 文件）；它保持原样。请给出成绩册的路径，或一个新的文件名。",
+        "en": "{url} is not a database (it does not start like a SQLite file); it was left unchanged. Give the path of the gradebook, or a new file name.",
+    },
+    "error.db_missing": {
+        "zh": "{url} 处没有成绩册：没有创建任何东西。请检查路径（或 --db / GRADER_DB_URL）；成绩册由 grader grade 创建。",
+        "en": "There is no gradebook at {url}: nothing was created. Check the path (or --db / GRADER_DB_URL); grader grade creates the gradebook.",
+    },
+    "batch.killed": {
+        "zh": "已立即停止（第二次中断）：所有评分进程都已结束。{total} 份提交中已有 {recorded} 份记入成绩册；再运行一次同样的 grade 命令即可评完其余 {remaining} 份（已记录的不会重复评分）。",
+        "en": "Stopped at once (second interrupt): every grading process was killed. {recorded} of {total} submissions are recorded in the gradebook; run the same grade command again to grade the remaining {remaining} (nothing recorded is graded twice).",
+    },
+    "batch.interrupted": {
+        "zh": "已中断：不再分派学生，正在进行的运行已取消。{total} 份提交中已有 {recorded} 份记入成绩册；再运行一次同样的 grade 命令即可评完其余 {remaining} 份（已记录的不会重复评分）。",
+        "en": "Interrupted: stopped handing out students and cancelled the runs in flight. {recorded} of {total} submissions are recorded in the gradebook; run the same grade command again to grade the remaining {remaining} (nothing recorded is graded twice).",
+    },
+    "batch.grading_failed": {
+        "zh": "这份提交无法评分：{detail}。全班其余提交已评分；请再运行一次 grade 重试；若仍以同样方式失败，请把这条消息作为评分器缺陷报告。",
+        "en": "This submission could not be graded: {detail}. The rest of the class was graded; run grade again to retry it, and if it fails the same way, file it as a grader bug with this message.",
+    },
+    "batch.folder_and_zip": {
+        "zh": "{student} 同时提交了同名的文件夹和 zip；两者都没有评分。请在 SUBMISSIONS 中只保留其中一个，再运行一次 grade。",
+        "en": "{student} handed in both a folder and a zip with the same id; neither was graded. Keep only one of them in SUBMISSIONS and run grade again.",
+    },
+    "batch.archive_path_too_long": {
+        "zh": "{archive} 中有条目的路径超过 {limit} 字节（{entry}）；没有解压任何内容。请使用更浅的文件夹结构。",
+        "en": "{archive} holds an entry whose path is longer than {limit} bytes ({entry}); nothing was extracted. Use a shallower folder layout.",
+    },
+    "batch.archive_name_too_long": {
+        "zh": "{archive} 中有条目的某一级名称超过 {limit} 字节（{entry}）；没有解压任何内容。请使用更短的文件名。",
+        "en": "{archive} holds an entry whose name part is longer than {limit} bytes ({entry}); nothing was extracted. Use shorter file names.",
+    },
+    "batch.archive_prefix_clash": {
+        "zh": "{archive} 中的 {entry} 既是文件又是文件夹；没有解压任何内容。请用 grader submit 重新打包。",
+        "en": "{archive} holds {entry} both as a file and as a folder; nothing was extracted. Make the zip again with grader submit.",
     },
 }

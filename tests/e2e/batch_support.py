@@ -88,3 +88,39 @@ def grading_keys(url: str) -> list[tuple[str, str, str, str]]:
             )
         )
         return [tuple(row) for row in rows]  # type: ignore[misc]
+
+
+def row_problems(
+    members: Any, results: dict[tuple[str, str], Any], expected: dict[str, dict[str, Any]]
+) -> list[str]:
+    """Every (member, exercise) row against its profile's expected outcome: status, reason,
+    full score, the check that must fail and its message."""
+    from tests.support.classroom import EXERCISES
+
+    problems = []
+    for member in members:
+        for exercise in EXERCISES:
+            want = expected[member.profile][exercise]
+            got = results.get((member.student, exercise))
+            if got is None:
+                problems.append(f"{member.student} {exercise}: no row")
+                continue
+            failed = [c for c in got.checks if not c.passed]
+            found = {
+                "status": got.status,
+                "reason": got.reason.id if got.reason else None,
+                "full_score": got.score == got.max_score > 0,
+            }
+            if got.status != want["status"]:
+                problems.append(f"{member.student} {exercise}: {found} {[c.name for c in failed]}")
+            if "reason" in want and found["reason"] != want["reason"]:
+                problems.append(f"{member.student} {exercise}: reason {found['reason']}")
+            if want.get("full_score") and not found["full_score"]:
+                problems.append(f"{member.student} {exercise}: score {got.score}/{got.max_score}")
+            if "check" in want:
+                matching = [c for c in failed if c.name == want["check"]]
+                if not matching:
+                    problems.append(f"{member.student} {exercise}: {want['check']} did not fail")
+                elif "message" in want and matching[0].message.id != want["message"]:
+                    problems.append(f"{member.student} {exercise}: {matching[0].message.id}")
+    return problems

@@ -20,7 +20,7 @@ import pytest
 from grader.instructor.gradebook import Gradebook, ResultView
 from grader.instructor.gradebook.stats import evaluated
 from grader.judge.exercises import get_exercise
-from tests.e2e.batch_support import Ran, expected_profiles, grader
+from tests.e2e.batch_support import Ran, expected_profiles, grader, row_problems
 from tests.support.classroom import EXERCISES, NOT_STUDENTS, SCRIPT, Member, make_class
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
@@ -58,34 +58,8 @@ def test_the_class_is_big_enough_and_mixed(graded: Graded) -> None:
 
 def test_every_gradebook_row_matches_the_expected_outcome(graded: Graded) -> None:
     assert graded.first.code == 0, graded.first.stderr
-    expected = expected_profiles()
     results = _results(graded)
-    problems = []
-    for member in graded.members:
-        for exercise in EXERCISES:
-            want = expected[member.profile][exercise]
-            got = results.get((member.student, exercise))
-            if got is None:
-                problems.append(f"{member.student} {exercise}: no row")
-                continue
-            failed = [c for c in got.checks if not c.passed]
-            found = {
-                "status": got.status,
-                "reason": got.reason.id if got.reason else None,
-                "full_score": got.score == got.max_score > 0,
-            }
-            if got.status != want["status"]:
-                problems.append(f"{member.student} {exercise}: {found} {[c.name for c in failed]}")
-            if "reason" in want and found["reason"] != want["reason"]:
-                problems.append(f"{member.student} {exercise}: reason {found['reason']}")
-            if want.get("full_score") and not found["full_score"]:
-                problems.append(f"{member.student} {exercise}: score {got.score}/{got.max_score}")
-            if "check" in want:
-                matching = [c for c in failed if c.name == want["check"]]
-                if not matching:
-                    problems.append(f"{member.student} {exercise}: {want['check']} did not fail")
-                elif "message" in want and matching[0].message.id != want["message"]:
-                    problems.append(f"{member.student} {exercise}: {matching[0].message.id}")
+    problems = row_problems(graded.members, results, expected_profiles())
     assert not problems, "\n".join(problems)
     assert len(results) == len(graded.members) * len(EXERCISES)  # nothing else recorded
 
@@ -128,7 +102,8 @@ def test_rerunning_an_unchanged_class_grades_nothing(graded: Graded) -> None:
 def test_export_csv_parses_back_to_the_gradebook(graded: Graded) -> None:
     exported = grader("export", "--format", "csv", "--lang", "en", cwd=graded.work)
     assert exported.code == 0
-    rows = list(csv.reader(io.StringIO(exported.stdout)))
+    assert exported.stdout.startswith("\ufeff")  # UTF-8 with a BOM, for spreadsheets
+    rows = list(csv.reader(io.StringIO(exported.stdout.removeprefix("\ufeff"))))
     assert rows[0] == ["student", *EXERCISES, "total"]
     maxima = [get_exercise(exercise).max_score for exercise in EXERCISES]  # from the specs
     assert rows[1] == ["Points Possible", *(f"{m:g}" for m in maxima), f"{sum(maxima):g}"]
@@ -137,7 +112,8 @@ def test_export_csv_parses_back_to_the_gradebook(graded: Graded) -> None:
     assert set(by_student) == {m.student for m in graded.members}
     for (student, exercise), result in results.items():
         cell = by_student[student][EXERCISES.index(exercise)]
-        assert cell == ("" if result.status == "missing" else f"{result.score:g}"), (
+        empty = result.status in ("missing", "error")  # an error is never a 0
+        assert cell == ("" if empty else f"{result.score:g}"), (
             student,
             exercise,
         )

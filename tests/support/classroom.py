@@ -330,3 +330,19 @@ def benchmark_class(folder: Path, students: int) -> list[Member]:
     wrong = [f"wrong:{name}" for name in _wrong_probes()]
     profiles = [wrong[i % len(wrong)] if i % 3 == 2 else "reference" for i in range(students)]
     return make_class(folder, folder / "unused.db", profiles)
+
+
+# -- the term's extra hazards (issue 20) ------------------------------------------------------
+
+
+def crashing_zip(kind: str, student: str) -> bytes:
+    """Zips that used to end the whole batch: a file that is also a folder, a 300-byte name."""
+    good = with_manifest(student, reference_files(student))
+    if kind == "zip_prefix_clash":
+        return zip_bytes([("EX-11-01", b"a file where a folder goes\n"), *good])
+    if kind == "zip_long_name":
+        return zip_bytes([*good, ("EX-11-01/" + "n" * 300 + ".py", b"x = 1\n")])
+    raise ValueError(kind)
+
+
+CRASHING_ZIPS = ("zip_prefix_clash", "zip_long_name")

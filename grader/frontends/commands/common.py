@@ -32,3 +32,10 @@ def emit(text: str, stream: TextIO | None = None) -> None:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, out.fileno())  # so the interpreter's final flush cannot fail again
         os.close(devnull)
+
+
+def add_db(sub: argparse.ArgumentParser) -> None:
+    """``--db URL``, the gradebook, as every instructor command takes it."""
+    sub.add_argument(
+        "--db", help="gradebook URL (default: $GRADER_DB_URL or sqlite:///gradebook.db)"
+    )

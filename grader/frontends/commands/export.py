@@ -1,42 +1,137 @@
-"""``grader export [--db URL] --format csv|json [--out FILE]``."""
+"""``grader export [--db URL] --format canvas|moodle|csv|json [--out FILE]``."""
 
 from __future__ import annotations
 
 import argparse
+import csv
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from grader.errors import EXIT_PASSED
+from grader.errors import EXIT_PASSED, UsageError
+from grader.frontends.commands.common import add_db
 from grader.render.catalog import render_message
+
+if TYPE_CHECKING:
+    from grader.instructor.term.lms import ExportOptions, Table
+
+EPILOG = """formats:
+  canvas  Student, ID, SIS User ID, SIS Login ID, Section (from the roster), one column per
+          exercise (named with --column / --columns), a Points Possible row, no total
+  moodle  one identifier column (--identifier email|idnumber|username), one column per
+          grade item, with --feedback a feedback column per item; only student rows
+  csv     student, one column per exercise, total, a Points Possible row
+  json    everything: raw score, exported score, penalty, lateness, review, error reason
+An error cell is empty (never 0) and counted on stderr with the students named, unless
+--errors-as-zero. The late penalty is applied. Spreadsheet formats are UTF-8 with a BOM;
+no cell starts like a formula.
+
+exit codes:
+  0  written
+  2  no gradebook at --db (nothing is created), a database the grader did not create, a
+     bad --column / --columns mapping"""
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = subparsers.add_parser("export", help="the gradebook as CSV (LMS import) or JSON")
-    parser.add_argument(
-        "--db", help="gradebook URL (default: $GRADER_DB_URL or sqlite:///gradebook.db)"
+    parser = subparsers.add_parser(
+        "export",
+        help="the gradebook as an LMS import (canvas, moodle), CSV or JSON",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--format", choices=("csv", "json"), default="csv")
+    add_db(parser)
+    parser.add_argument("--format", choices=("csv", "canvas", "moodle", "json"), default="csv")
     parser.add_argument("--out", type=Path, help="file to write (default: standard output)")
+    parser.add_argument(
+        "--column",
+        action="append",
+        default=[],
+        metavar='EX-ID="NAME"',
+        help='the LMS column of an exercise, e.g. EX-11-01="Probe 11 (12345)" (repeatable)',
+    )
+    parser.add_argument(
+        "--columns", type=Path, metavar="FILE", help="CSV of exercise,column lines (a mapping)"
+    )
+    parser.add_argument(
+        "--identifier",
+        choices=("email", "idnumber", "username"),
+        default="email",
+        help="moodle: the column Moodle maps users from (default: email)",
+    )
+    parser.add_argument("--feedback", action="store_true", help="moodle: feedback columns")
+    parser.add_argument(
+        "--errors-as-zero", action="store_true", help="export an error as 0 instead of empty"
+    )
     parser.add_argument("--lang", choices=("zh", "en"), help="language of the messages")
     parser.set_defaults(run=run)
 
 
+def column_names(pairs: list[str], mapping: Path | None) -> dict[str, str]:
+    """``EX-ID=NAME`` pairs and the mapping file's ``exercise,column`` rows."""
+    from grader.judge.exercises import get_exercise
+
+    found: list[tuple[str, str]] = []
+    if mapping is not None:
+        try:
+            text = mapping.read_text(encoding="utf-8-sig")
+        except (OSError, UnicodeDecodeError) as error:
+            detail = str(error)[:200]
+            raise UsageError("error.export_mapping", given=str(mapping), detail=detail) from None
+        found += [(r[0], r[1]) for r in csv.reader(text.splitlines()) if len(r) >= 2 and r[0]]
+    for pair in pairs:
+        exercise, sep, name = pair.partition("=")
+        if not sep or not name.strip():
+            raise UsageError("error.export_mapping", given=pair, detail="EX-ID=NAME")
+        found.append((exercise, name))
+    return {get_exercise(e.strip()).id: n.strip().strip('"') for e, n in found}
+
+
 def run(args: argparse.Namespace, lang: str, as_json: bool) -> int:
     from grader.instructor.gradebook import Gradebook
-    from grader.instructor.gradebook.export import awaiting_review, to_csv, to_json
+    from grader.instructor.gradebook.export import awaiting_review
+    from grader.instructor.term import lms
+    from grader.instructor.term.store import receipts, roster
 
-    with Gradebook(args.db) as book:
+    options = lms.ExportOptions(
+        columns=column_names(args.column, args.columns),
+        errors_as_zero=args.errors_as_zero,
+        identifier=args.identifier,
+        feedback=args.feedback,
+    )
+    with Gradebook(args.db, must_exist=True) as book:
         results = book.results()
-    if args.format == "csv":
-        text = to_csv(results)
+        table = lms.build_table(results, roster(book), receipts(book))
+    unmapped: list[str] = []
+    if args.format == "canvas":
+        text = lms.to_canvas(table, results, options)
+    elif args.format == "moodle":
+        text, unmapped = lms.to_moodle(table, options)
+    elif args.format == "csv":
+        text = lms.to_csv(table, results, options)
     else:
-        text = json.dumps(to_json(results), ensure_ascii=False, indent=2) + "\n"
+        text = json.dumps(lms.to_json(table, results, options), ensure_ascii=False, indent=2)
+        text += "\n"
     if args.out is None:
         sys.stdout.write(text)
     else:
-        args.out.write_text(text, encoding="utf-8")
+        args.out.write_text(text, encoding="utf-8", newline="")
+    _warn(table, unmapped, options, args.identifier, lang)
     waiting = awaiting_review(results)
     if waiting:
         print(render_message("export.awaiting_review", {"count": waiting}, lang), file=sys.stderr)
     return EXIT_PASSED
+
+
+def _warn(table: Table, unmapped: list[str], options: ExportOptions, kind: str, lang: str) -> None:
+    errors = table.errors()
+    if errors:
+        students = sorted({student for student, _ in errors})
+        message = "export.errors_zero" if options.errors_as_zero else "export.errors_empty"
+        params = {"count": len(errors), "students": ", ".join(students[:20]), "more": ""}
+        if len(students) > 20:
+            params["more"] = f" (+{len(students) - 20})"
+        print(render_message(message, params, lang), file=sys.stderr)
+    if unmapped:
+        params = {"count": len(unmapped), "students": ", ".join(unmapped[:20]), "kind": kind}
+        print(render_message("export.unmapped", params, lang), file=sys.stderr)

@@ -52,7 +52,7 @@ def run(args: argparse.Namespace, lang: str, as_json: bool) -> int:
     from grader.instructor.feedback import feedback_html, released
     from grader.instructor.gradebook import Gradebook, ResultView
 
-    with Gradebook(args.db) as book:
+    with Gradebook(args.db, must_exist=True) as book:
         results = book.results()
     known_students = {r.student for r in results}
     known_exercises = {r.exercise for r in results}

@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 from grader.errors import EXIT_PASSED
 from grader.render.catalog import render_message
@@ -14,10 +15,16 @@ EPILOG = """The submissions folder holds one folder or .zip per student, named b
 id (see README, "For instructors: grading a class"). Re-running grades only what changed.
 
 exit codes:
-  0  every submission has a gradebook row (whatever the students scored)
-  2  usage error: no such folder, bad --db URL, unreachable broker or database, no worker
-     consuming within --wait-timeout, or no isolating sandbox (see --allow-weak-isolation)
-  3  internal grader error (please report it)"""
+  0  every submission has a gradebook row (whatever the students scored); with
+     --dry-run, the listing was printed (nothing written)
+  2  usage error: no such folder, a folder that is not a class (one student's folder,
+     a course copy: see --force), bad --db URL, a database the grader did not create,
+     unreachable broker or database, no worker consuming within --wait-timeout, or no
+     isolating sandbox (see --allow-weak-isolation)
+  3  internal grader error (a grader bug; one student's bad submission never causes it)
+  130  interrupted (Ctrl-C / SIGTERM): the runs in flight were finished or cancelled,
+     what was recorded stays; run the same command again to grade the rest. A second
+     Ctrl-C stops at once."""
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -52,6 +59,34 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         action="store_true",
         help="grade even without the isolating sandbox (rows marked as not official)",
     )
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help="grade the folder even if it looks like one student's folder or a course copy",
+    )
+    parser.add_argument(
+        "--received-at",
+        type=Path,
+        metavar="FILE.csv",
+        help="when work arrived: student,exercise,time rows (exercise 'all' for every one);"
+        " default: each file's modification time in SUBMISSIONS (the collection time)",
+    )
+    parser.add_argument(
+        "--course",
+        type=Path,
+        metavar="course.toml",
+        help="due dates and late policy (default: course.toml at the course root, if any)",
+    )
+    parser.add_argument(
+        "--roster-only",
+        action="store_true",
+        help="grade only students on the roster (grader roster import); report the others",
+    )
+    parser.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="list what would be graded, refused and skipped; write nothing",
+    )
     parser.add_argument("--lang", choices=("zh", "en"), help="language of the messages")
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
     parser.set_defaults(run=run)
@@ -66,7 +101,7 @@ def _positive(text: str) -> int:
 
 def run(args: argparse.Namespace, lang: str, as_json: bool) -> int:
     from grader.instructor.batch.progress import GradingProgress
-    from grader.instructor.batch.run import GradeOptions, chosen_exercises, grade_class
+    from grader.instructor.batch.run import GradeOptions, chosen_exercises, dry_run, grade_class
 
     options = GradeOptions(
         submissions=args.submissions,
@@ -76,7 +111,13 @@ def run(args: argparse.Namespace, lang: str, as_json: bool) -> int:
         exercises=args.exercise,
         allow_weak_isolation=args.allow_weak_isolation,
         wait_timeout=args.wait_timeout,
+        force=args.force,
+        roster_only=args.roster_only,
+        received_at=args.received_at,
+        course=args.course,
     )
+    if args.dry_run:
+        return _print_dry_run(dry_run(options), lang, as_json)
 
     def note(message_id: str, params: dict[str, str | int]) -> None:
         print(render_message(message_id, params, lang), file=sys.stderr)
@@ -92,6 +133,24 @@ def run(args: argparse.Namespace, lang: str, as_json: bool) -> int:
         print(json.dumps(summary))
     else:
         print(render_message("batch.summary", summary, lang))
+    return EXIT_PASSED
+
+
+def _print_dry_run(planned: list[Any], lang: str, as_json: bool) -> int:
+    if as_json:
+        print(json.dumps([{"action": p.action, "name": p.name, "kind": p.kind} for p in planned]))
+        return EXIT_PASSED
+    for entry in planned:
+        print(
+            render_message(
+                f"batch.dry_{entry.action}", {"name": entry.name, "kind": entry.kind}, lang
+            )
+        )
+    counts = {
+        action: sum(1 for p in planned if p.action == action)
+        for action in ("grade", "refuse", "skip")
+    }
+    print(render_message("batch.dry_summary", counts, lang))
     return EXIT_PASSED
 
 

@@ -30,7 +30,7 @@ def run(args: argparse.Namespace, lang: str, as_json: bool) -> int:
     from grader.instructor.gradebook import Gradebook
     from grader.instructor.gradebook.stats import class_stats, stats_to_json
 
-    with Gradebook(args.db) as book:
+    with Gradebook(args.db, must_exist=True) as book:
         stats = class_stats(book.results())
     if as_json:
         print(json.dumps(stats_to_json(stats), ensure_ascii=False, indent=2))

@@ -2,9 +2,12 @@
 
 Every bad-archive case becomes an ``ArchiveProblem`` (a catalogue id naming the problem)
 *before* anything is written: entries with ``..`` or absolute paths, symbolic links,
-duplicate names, more than ``MAX_ENTRIES`` entries or more than ``MAX_UNPACKED`` bytes
-(checked against the declared sizes, and again against the bytes actually inflated), a
-corrupt zip, and a ``manifest.json`` whose hashes do not match the files.
+duplicate names, a name that is both a file and a folder (``EX-11-01`` then
+``EX-11-01/x``), a path part over ``MAX_PART_BYTES`` or a path over ``MAX_PATH_BYTES``
+(UTF-8 bytes, what the file system counts), more than ``MAX_ENTRIES`` entries or more
+than ``MAX_UNPACKED`` bytes (checked against the declared sizes, and again against the
+bytes actually inflated), a corrupt zip, and a ``manifest.json`` whose hashes do not
+match the files.
 
 The zip itself is opened like any handed-in file (``open_no_links``: no link, a regular file).
 """
@@ -25,6 +28,9 @@ MAX_ENTRIES = 200
 MAX_UNPACKED = 20 << 20
 #: The zip file itself (compressed) may be at most this big.
 MAX_ARCHIVE = 40 << 20
+#: NAME_MAX and a conservative PATH_MAX share for the part of the path inside the zip.
+MAX_PART_BYTES = 255
+MAX_PATH_BYTES = 1024
 MANIFEST = "manifest.json"
 _CHUNK = 1 << 16
 
@@ -59,8 +65,9 @@ def read_archive(path: Path) -> bytes:
     return data
 
 
-def extract(data: bytes, name: str, destination: Path) -> None:
-    """Unpack the zip ``data`` (named ``name`` in messages) into the empty ``destination``."""
+def extract(data: bytes, name: str, destination: Path) -> str | None:
+    """Unpack the zip ``data`` (named ``name`` in messages) into the empty ``destination``;
+    the student its manifest names (None without a manifest)."""
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
         entries = archive.infolist()
@@ -74,10 +81,15 @@ def extract(data: bytes, name: str, destination: Path) -> None:
         budget = MAX_UNPACKED
         for info, parts in files:
             target = destination.joinpath(*parts)
-            target.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                target.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as error:  # checked above; the file system may still refuse
+                raise ArchiveProblem(
+                    "batch.archive_corrupt", archive=name, detail=_os_detail(error)
+                ) from None
             hashes["/".join(parts)], written = _inflate(archive, info, target, budget, name)
             budget -= written
-        _check_manifest(destination, hashes, name)
+        return _check_manifest(destination, hashes, name)
 
 
 def _validated(
@@ -96,6 +108,7 @@ def _validated(
         parts = _safe_parts(info.filename)
         if parts is None:
             raise ArchiveProblem("batch.archive_unsafe_path", archive=name, entry=shown)
+        _check_lengths(parts, name, shown)
         kind = stat.S_IFMT(info.external_attr >> 16)  # 0: no Unix type recorded
         if kind not in (0, stat.S_IFREG, stat.S_IFDIR):  # a link, a FIFO, a device
             raise ArchiveProblem("batch.archive_link", archive=name, entry=shown)
@@ -105,7 +118,38 @@ def _validated(
         seen.add(key)
         if not info.is_dir():
             files.append((info, parts))
+    _check_prefixes(files, name)
     return files
+
+
+def _check_lengths(parts: tuple[str, ...], name: str, shown: str) -> None:
+    longest = max(len(part.encode("utf-8", "surrogatepass")) for part in parts)
+    if longest > MAX_PART_BYTES:
+        raise ArchiveProblem(
+            "batch.archive_name_too_long", archive=name, entry=shown, limit=MAX_PART_BYTES
+        )
+    if len("/".join(parts).encode("utf-8", "surrogatepass")) > MAX_PATH_BYTES:
+        raise ArchiveProblem(
+            "batch.archive_path_too_long", archive=name, entry=shown, limit=MAX_PATH_BYTES
+        )
+
+
+def _check_prefixes(files: list[tuple[zipfile.ZipInfo, tuple[str, ...]]], name: str) -> None:
+    """No file may also be a folder of another entry (``a`` and ``a/b``)."""
+    folders = {
+        "/".join(parts[:end]).casefold(): "/".join(parts[:end])
+        for _, parts in files
+        for end in range(1, len(parts))
+    }
+    for info, parts in files:
+        if "/".join(parts).casefold() in folders:
+            raise ArchiveProblem(
+                "batch.archive_prefix_clash", archive=name, entry=info.filename[:200]
+            )
+
+
+def _os_detail(error: OSError) -> str:
+    return (error.strerror or type(error).__name__)[:200]
 
 
 def _safe_parts(filename: str) -> tuple[str, ...] | None:
@@ -147,11 +191,11 @@ def _inflate(
     return digest.hexdigest(), written
 
 
-def _check_manifest(destination: Path, hashes: dict[str, str], name: str) -> None:
+def _check_manifest(destination: Path, hashes: dict[str, str], name: str) -> str | None:
     """When the zip has a manifest (``grader submit`` writes one), every file it lists must
     be there with that sha256, and every other file must be listed."""
     if MANIFEST not in hashes:
-        return
+        return None
     try:
         manifest = json.loads((destination / MANIFEST).read_text(encoding="utf-8"))
         listed = manifest["files"]
@@ -167,3 +211,5 @@ def _check_manifest(destination: Path, hashes: dict[str, str], name: str) -> Non
     for path in sorted(set(actual) | set(listed)):
         if actual.get(path) != listed.get(path):
             raise ArchiveProblem("batch.manifest_mismatch", archive=name, entry=path[:200])
+    student = manifest.get("student")
+    return str(student)[:64] if student is not None else None

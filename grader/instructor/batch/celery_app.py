@@ -85,7 +85,7 @@ def run_student(
     """Grade one student in this worker process and note it finished for ``run_id``.
 
     The "finished" row's summary carries the task's ``timings`` (``task_timings``)."""
-    from grader.instructor.batch.layout import StudentSource
+    from grader.instructor.batch.layout import SourceKind, StudentSource
     from grader.instructor.batch.plan import BatchPlan
     from grader.instructor.batch.student import grade_student
 
@@ -96,8 +96,11 @@ def run_student(
     hide = (*plan.hide, str(scratch))
     if db_url and book.files:
         hide = (*hide, *book.files)
-    plan = BatchPlan(plan.exercises, plan.fingerprints, plan.weak, tuple(dict.fromkeys(hide)))
-    source = StudentSource(student, Path(path), "zip" if kind == "zip" else "folder")
+    plan = BatchPlan(
+        plan.exercises, plan.fingerprints, plan.weak, tuple(dict.fromkeys(hide)), plan.run_id
+    )
+    chosen: SourceKind = "zip" if kind == "zip" else "clash" if kind == "clash" else "folder"
+    source = StudentSource(student, Path(path), chosen)
     outcome = grade_student(source, plan, book, scratch)
     timings = task_timings(published, started, time.time(), book.write_seconds - writes)
     book.finish_task(run_id, student, {**outcome.to_json(), "timings": timings})

@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from grader.errors import UsageError
+from grader.instructor.batch.interrupt import StopRequest
 from grader.instructor.batch.layout import StudentSource
 from grader.instructor.batch.plan import BatchPlan, StudentOutcome
 
@@ -51,7 +52,10 @@ def grade_distributed(
     wait_timeout: float,
     on_done: Callable[[StudentOutcome], None],
     note: Callable[[str, dict[str, str | int]], None],
+    stop: StopRequest,
 ) -> list[StudentOutcome]:
+    """Queue every student, then wait for them; a stop request ends the wait (the tasks
+    already queued stay queued: workers finish them, and a re-run records nothing twice)."""
     from grader.instructor.batch.celery_app import QUEUE, TASK_NAME, create_batch_app
     from grader.instructor.gradebook import Gradebook
 
@@ -72,7 +76,7 @@ def grade_distributed(
     last_progress = started = time.monotonic()
     warned = False
     with Gradebook(db_url) as book:
-        while len(outcomes) < len(students):
+        while len(outcomes) < len(students) and not stop.requested:
             finished = book.finished_tasks(run_id)
             for student in sorted(set(finished) - set(outcomes)):
                 outcomes[student] = StudentOutcome.from_json(finished[student])
@@ -100,4 +104,4 @@ def grade_distributed(
                     workers=workers_answering(app),
                 )
             time.sleep(POLL_SECONDS)
-    return [outcomes[source.student] for source in students]
+    return [outcomes[source.student] for source in students if source.student in outcomes]

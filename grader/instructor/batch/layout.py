@@ -6,6 +6,8 @@
         EX-11-02/answer.md
       bob.zip                           a zip whose root holds the same EX-NN-MM/ folders
 
+A folder and a zip with the same id are neither graded: that student is a ``clash`` source,
+recorded as an ``error`` row per exercise saying so (the instructor keeps one of the two).
 Listing the folder reads names and ``lstat`` only: the master process that calls this never
 opens a submission. Anything that is not a valid student folder or zip is reported once, by
 name, and skipped (a symbolic link included: it is neither).
@@ -23,6 +25,9 @@ from typing import Literal
 from grader.errors import UsageError
 from grader.judge.exercises.spec import Exercise
 
+EXERCISE_FOLDER = re.compile(r"^EX-\d{2}-\d{2}$")
+#: Entries of a course tree (the course copy given instead of SUBMISSIONS).
+COURSE_MARKERS = ("exercises", "grader", "lessons", "pyproject.toml", "src")
 STUDENT_ID = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9._-]{0,63}$")
 ZIP_SUFFIX = ".zip"
 NOTEBOOK_SUFFIX = ".ipynb"
@@ -33,11 +38,14 @@ def valid_student_id(text: str) -> bool:
     return STUDENT_ID.fullmatch(text) is not None
 
 
+SourceKind = Literal["folder", "zip", "clash"]
+
+
 @dataclass(frozen=True)
 class StudentSource:
     student: str
     path: Path
-    kind: Literal["folder", "zip"]
+    kind: SourceKind
 
 
 @dataclass(frozen=True)
@@ -59,11 +67,29 @@ def discover(folder: Path) -> Discovery:
     skipped: list[str] = []
     for entry in sorted(os.scandir(folder), key=lambda e: e.name):
         source = _source(Path(entry.path), entry.name, entry.is_dir(follow_symlinks=False))
-        if source is None or source.student in found:
+        if source is None:
             skipped.append(entry.name)
+        elif source.student in found:  # a folder and a zip of one id: refuse both
+            found[source.student] = StudentSource(source.student, folder, "clash")
         else:
             found[source.student] = source
     return Discovery(tuple(found[key] for key in sorted(found)), tuple(skipped))
+
+
+def not_a_class(folder: Path) -> UsageError | None:
+    """Why ``folder`` is not a class (the error to raise), or None: it holds exercise
+    folders (one student's folder given instead of SUBMISSIONS), or it is a course tree
+    (``pyproject.toml``, or two of ``exercises/``, ``grader/``, ``lessons/``, ``src/``)."""
+    names = sorted(entry.name for entry in os.scandir(folder))
+    exercises = [name for name in names if EXERCISE_FOLDER.fullmatch(name)]
+    if exercises:
+        return UsageError(
+            "error.not_a_class_student", path=str(folder), found=", ".join(exercises[:4])
+        )
+    markers = [name for name in names if name in COURSE_MARKERS]
+    if "pyproject.toml" in markers or len(markers) >= 2:
+        return UsageError("error.not_a_class_course", path=str(folder), found=", ".join(markers))
+    return None
 
 
 def _source(path: Path, name: str, is_dir: bool) -> StudentSource | None:

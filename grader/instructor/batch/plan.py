@@ -26,6 +26,8 @@ class BatchPlan:
     #: Extra paths hidden from every run: the submissions folder, the scratch folder where
     #: zips are unpacked, the gradebook's files.
     hide: tuple[str, ...]
+    #: The gradebook's ``runs`` row of this run (what ``gradebook undo-run`` removes).
+    run_id: int | None = None
 
     def fingerprint(self, exercise_id: str) -> str:
         return dict(self.fingerprints)[exercise_id]
@@ -40,6 +42,7 @@ class BatchPlan:
             fingerprints=tuple((str(k), str(v)) for k, v in data["fingerprints"]),
             weak=bool(data["weak"]),
             hide=tuple(str(p) for p in data["hide"]),
+            run_id=None if data.get("run_id") is None else int(data["run_id"]),
         )
 
 
@@ -64,14 +67,22 @@ class ExerciseOutcome:
 class StudentOutcome:
     student: str
     results: tuple[ExerciseOutcome, ...]
+    #: The student a zip's manifest names, when it is not the zip's own name (a zip
+    #: copied from another student, or a forged manifest); flagged by grade and integrity.
+    manifest_student: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"student": self.student, "results": [asdict(r) for r in self.results]}
+        return {
+            "student": self.student,
+            "results": [asdict(r) for r in self.results],
+            "manifest_student": self.manifest_student,
+        }
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> StudentOutcome:
         results = tuple(ExerciseOutcome(**item) for item in data.get("results", ()))
-        return cls(str(data.get("student", "")), results)
+        claimed = data.get("manifest_student")
+        return cls(str(data.get("student", "")), results, None if claimed is None else str(claimed))
 
 
 SUMMARY_FIELDS = (

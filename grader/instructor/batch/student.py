@@ -18,6 +18,8 @@ import time
 from collections.abc import Mapping
 from pathlib import Path
 
+from sqlalchemy.exc import InterfaceError, OperationalError
+
 from grader.errors import GraderError, SubmissionError
 from grader.instructor.batch.archive import ArchiveProblem, extract, read_archive
 from grader.instructor.batch.layout import StudentSource, locate
@@ -50,6 +52,37 @@ def grade_student(
 ) -> StudentOutcome:
     """Grade every exercise of ``plan`` for one student into ``book``."""
     exercises = [get_exercise(exercise_id) for exercise_id in plan.exercises]
+    book.run_id = plan.run_id
+    try:
+        return _grade_source(source, exercises, plan, book, scratch)
+    except (OperationalError, InterfaceError):
+        raise  # the gradebook itself is gone: not this student's doing
+    except Exception as error:  # never the batch: this student's rows say what happened
+        return record_failure(source.student, plan, book, error)
+
+
+def record_failure(
+    student: str, plan: BatchPlan, book: Gradebook, error: BaseException
+) -> StudentOutcome:
+    """An ``error`` row per exercise naming ``error``, keyed to be tried again next run."""
+    detail = (f"{type(error).__name__}: {error}" if str(error) else type(error).__name__)[:300]
+    problem = ArchiveProblem("batch.grading_failed", detail=detail)
+    exercises = [get_exercise(exercise_id) for exercise_id in plan.exercises]
+    digest = _problem_digest(problem.message_id, problem.params)
+    return _all_errors(student, exercises, plan, book, digest, problem, suffix=FAILED_SUFFIX)
+
+
+def _grade_source(
+    source: StudentSource,
+    exercises: list[Exercise],
+    plan: BatchPlan,
+    book: Gradebook,
+    scratch: Path,
+) -> StudentOutcome:
+    if source.kind == "clash":
+        problem = ArchiveProblem("batch.folder_and_zip", student=source.student)
+        digest = _problem_digest(problem.message_id, problem.params)
+        return _all_errors(source.student, exercises, plan, book, digest, problem)
     if source.kind == "folder":
         return _grade_tree(source.student, source.path, exercises, plan, book)
     unpacked = Path(tempfile.mkdtemp(prefix="s-", dir=scratch))
@@ -57,11 +90,14 @@ def grade_student(
         try:
             data = read_archive(source.path)
             digest = hashlib.sha256(data).hexdigest()
-            extract(data, source.path.name, unpacked)
+            claimed = extract(data, source.path.name, unpacked)
         except ArchiveProblem as problem:
             digest = _problem_digest(problem.message_id, problem.params)
             return _all_errors(source.student, exercises, plan, book, digest, problem)
-        return _grade_tree(source.student, unpacked, exercises, plan, book)
+        outcome = _grade_tree(source.student, unpacked, exercises, plan, book)
+        if claimed is not None and claimed != source.student:
+            return StudentOutcome(outcome.student, outcome.results, manifest_student=claimed)
+        return outcome
     finally:
         shutil.rmtree(unpacked, ignore_errors=True)
 
@@ -167,12 +203,14 @@ def _all_errors(
     book: Gradebook,
     digest: str,
     problem: ArchiveProblem,
+    *,
+    suffix: str = "",
 ) -> StudentOutcome:
     """A bad archive: one ``error`` row per exercise, each naming the problem."""
     params: dict[str, ParamValue] = dict(problem.params)
     entries: list[ExerciseOutcome | GradingEntry] = []
     for exercise in exercises:
-        key = GradingKey(student, exercise.id, digest, plan.fingerprint(exercise.id))
+        key = GradingKey(student, exercise.id, digest, plan.fingerprint(exercise.id) + suffix)
         entries.append(
             error_entry(
                 key,

@@ -23,7 +23,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from grader.app.course import EXERCISES_DIR
-from grader.errors import UsageError
+from grader.errors import UsageError, VerifyRefused
 from grader.instructor.batch.archive import MANIFEST, ArchiveProblem, extract, read_archive
 from grader.instructor.batch.layout import NOTEBOOK_SUFFIX, valid_student_id
 from grader.judge.exercises import exercise_ids, get_exercise
@@ -105,6 +105,26 @@ def _read(path: Path) -> bytes:
         return handle.read()
 
 
+def _check_names(path: Path, manifest: dict[str, object], folder: Path) -> None:
+    """The manifest must name the file's own student and exactly the zip's exercises (a
+    zip copied from another student keeps the other's manifest)."""
+    student = str(manifest.get("student", ""))
+    stem = path.name.removesuffix(".zip")
+    if student != stem:
+        raise VerifyRefused("submit.manifest_other_student", path=str(path), student=student,
+                            stem=stem)  # fmt: skip
+    listed = manifest.get("exercises")
+    listed_set = {str(e) for e in listed} if isinstance(listed, list) else set()
+    present = {p.name for p in folder.iterdir() if p.is_dir()}
+    if listed_set != present:
+        raise VerifyRefused(
+            "submit.manifest_exercises",
+            path=str(path),
+            missing=", ".join(sorted(listed_set - present)) or "-",
+            unlisted=", ".join(sorted(present - listed_set)) or "-",
+        )
+
+
 @dataclass(frozen=True)
 class Verified:
     student: str
@@ -130,6 +150,7 @@ def verify(path: Path) -> Verified:
         student = str(manifest.get("student", ""))
         if not valid_student_id(student):
             raise UsageError("error.manifest", path=str(path), detail="invalid student id")
+        _check_names(path, manifest, folder)
         return Verified(student, len(manifest["files"]))
     finally:
         shutil.rmtree(folder, ignore_errors=True)

@@ -2,7 +2,8 @@
 
 Several processes may open the same new gradebook at once (two Celery workers starting
 together): on PostgreSQL an advisory lock serialises the upgrade; on SQLite the upgrade's
-own write transaction does (``BEGIN IMMEDIATE`` through the busy timeout).
+own write transaction does (``BEGIN IMMEDIATE`` through the busy timeout), which also
+makes the whole upgrade atomic (the driver would otherwise commit each CREATE alone).
 """
 
 from __future__ import annotations
@@ -34,6 +35,14 @@ def head_revision() -> str:
     return head
 
 
+def known_revisions() -> frozenset[str]:
+    """Every revision id of the shipped migrations (a gradebook at another is not ours)."""
+    from alembic.script import ScriptDirectory
+
+    script = ScriptDirectory.from_config(alembic_config())  # type: ignore[arg-type]
+    return frozenset(revision.revision for revision in script.walk_revisions())
+
+
 def current_revision(connection: Connection) -> str | None:
     from alembic.runtime.migration import MigrationContext
 
@@ -51,6 +60,6 @@ def upgrade(engine: Engine) -> None:
         if connection.dialect.name == "postgresql":
             connection.execute(text("SELECT pg_advisory_xact_lock(:id)"), {"id": _LOCK_ID})
         elif connection.dialect.name == "sqlite":
-            connection.exec_driver_sql("SELECT 1")
+            connection.exec_driver_sql("BEGIN IMMEDIATE")  # so every CREATE is in it too
         if current_revision(connection) != head_revision():
             command.upgrade(alembic_config(connection), "head")  # type: ignore[arg-type]

@@ -103,6 +103,9 @@ class Grading(Base):
     #: Who recorded it: "<host>:<pid>" of the worker process.
     worker: Mapped[str] = mapped_column(String(120), default="")
     grader_version: Mapped[str] = mapped_column(String(32), default="")
+    #: The ``grade`` run that recorded it (``runs.id``), for ``gradebook undo-run``;
+    #: None for rows recorded before runs were kept.
+    run_id: Mapped[int | None] = mapped_column(Integer, default=None)
 
     checks: Mapped[list[CheckRow]] = relationship(
         back_populates="grading",
@@ -191,3 +194,67 @@ class BatchTask(Base):
     finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     #: {"graded": n, "unchanged": n, "statuses": {"EX-11-01": "passed", ...}}
     summary: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
+class RosterEntry(Base):
+    """One student of the class list (``grader roster import``): who an id is, for the
+    LMS exports. Optional: without a roster every command works as before."""
+
+    __tablename__ = "roster"
+
+    student: Mapped[str] = mapped_column(String(STUDENT_ID_LENGTH), primary_key=True)
+    name: Mapped[str] = mapped_column(String(200), default="")
+    email: Mapped[str] = mapped_column(String(200), default="")
+    sis_user_id: Mapped[str] = mapped_column(String(100), default="")
+    sis_login_id: Mapped[str] = mapped_column(String(100), default="")
+    section: Mapped[str] = mapped_column(String(100), default="")
+    imported_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class Receipt(Base):
+    """When the instructor's side received one submission (student, exercise, content):
+    from ``--received-at`` or the file's modification time in SUBMISSIONS. Written once
+    per content and never changed, so a re-run keeps the first received time; lateness
+    and penalty are recomputed on every run (a new extension or due date applies)."""
+
+    __tablename__ = "receipts"
+
+    student: Mapped[str] = mapped_column(String(STUDENT_ID_LENGTH), primary_key=True)
+    exercise: Mapped[str] = mapped_column(String(16), primary_key=True)
+    content_sha256: Mapped[str] = mapped_column(String(SHA256_LENGTH), primary_key=True)
+    received_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    #: "csv" (--received-at) or "mtime" (the collection time of the file)
+    source: Mapped[str] = mapped_column(String(8))
+    #: The due time that applied (extension included); None: the exercise has no due date.
+    due_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    #: Seconds after ``due_at`` (0 when on time), and the penalty (a share, 0..1).
+    late_by_seconds: Mapped[float] = mapped_column(Float, default=0.0)
+    penalty: Mapped[float] = mapped_column(Float, default=0.0)
+    #: The student the zip's manifest names when it is not the zip's own name.
+    manifest_student: Mapped[str | None] = mapped_column(String(STUDENT_ID_LENGTH))
+
+
+class Extension(Base):
+    """``grader extend STUDENT [EXERCISE] --until TIME``: a later due time, with a reason.
+    ``exercise`` is "*" for every exercise of the student."""
+
+    __tablename__ = "extensions"
+
+    student: Mapped[str] = mapped_column(String(STUDENT_ID_LENGTH), primary_key=True)
+    exercise: Mapped[str] = mapped_column(String(16), primary_key=True)
+    until: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    reason: Mapped[str] = mapped_column(Text, default="")
+    granted_by: Mapped[str] = mapped_column(String(120))
+    granted_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class Run(Base):
+    """One ``grader grade`` run: what ``gradebook runs`` lists and ``undo-run`` removes."""
+
+    __tablename__ = "runs"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    #: The submissions folder and the options, for the listing.
+    description: Mapped[dict[str, Any]] = mapped_column(JSON)

@@ -47,11 +47,20 @@ def default_reviewer() -> str:
 class Gradebook:
     """``with Gradebook(url) as book: ...`` (``url`` None: ``$GRADER_DB_URL`` or the default)."""
 
-    def __init__(self, url: str | None = None) -> None:
-        from grader.instructor.gradebook.migrate import upgrade
+    def __init__(self, url: str | None = None, *, must_exist: bool = False) -> None:
+        """Open (creating and migrating) the gradebook at ``url``; ``must_exist`` for
+        read-only commands: a path that does not exist is refused, not created. A database
+        the grader did not make is refused before anything is written (``guard``)."""
+        from grader.instructor.gradebook.guard import check_gradebook
+        from grader.instructor.gradebook.migrate import known_revisions, upgrade
 
         self.url = resolve_url(url)
         self.engine = create_gradebook_engine(self.url)
+        try:
+            check_gradebook(self.url, self.engine, known_revisions(), must_exist=must_exist)
+        except UsageError:
+            self.engine.dispose()
+            raise
         try:
             upgrade(self.engine)
         except OperationalError as error:
@@ -63,6 +72,8 @@ class Gradebook:
         #: Seconds spent so far in ``record``, ``mark_current`` and ``finish_task`` (the
         #: batch's cost of recording, reported per Celery task).
         self.write_seconds = 0.0
+        #: The ``grade`` run whose gradings this process records (``runs``), if any.
+        self.run_id: int | None = None
 
     def __enter__(self) -> Gradebook:
         return self
@@ -74,6 +85,12 @@ class Gradebook:
 
     def close(self) -> None:
         self.engine.dispose()
+
+    @property
+    def sessions(self) -> sessionmaker[Session]:
+        """Short transactions for the term's stores (``term_store``): roster, receipts,
+        extensions, runs."""
+        return self._sessions
 
     @property
     def files(self) -> tuple[str, ...]:
@@ -96,7 +113,7 @@ class Gradebook:
         started = time.perf_counter()
         try:
             with self._sessions.begin() as session:
-                _insert(session, entry)
+                _insert(session, entry, self.run_id)
             return True
         except IntegrityError:
             if not self.mark_current(entry.key):
@@ -115,7 +132,7 @@ class Gradebook:
         try:
             with self._sessions.begin() as session:
                 for entry in entries:
-                    _insert(session, entry)
+                    _insert(session, entry, self.run_id)
             return [True] * len(entries)
         except IntegrityError:
             pass
@@ -185,6 +202,12 @@ class Gradebook:
         found = self.results(student=student, exercise=exercise)
         return found[0] if found else None
 
+    def current_keys(self) -> set[tuple[str, str]]:
+        """Every (student, exercise) that has a current result (a cheap query: no checks)."""
+        with self._sessions() as session:
+            rows = session.execute(select(CurrentResult.student, CurrentResult.exercise))
+            return {(student, exercise) for student, exercise in rows}
+
     def students(self) -> list[str]:
         with self._sessions() as session:
             query = select(CurrentResult.student).distinct().order_by(CurrentResult.student)
@@ -245,9 +268,10 @@ class Gradebook:
 # -- queries -------------------------------------------------------------------------------
 
 
-def _insert(session: Session, entry: GradingEntry) -> None:
+def _insert(session: Session, entry: GradingEntry, run_id: int | None) -> None:
     """The grading's rows (with its checks), made the current one for its key."""
     grading = grading_row(entry)
+    grading.run_id = run_id
     session.add(grading)
     session.flush()
     _point(session, entry.key, grading.id)

@@ -53,7 +53,7 @@ def serve(options: ServeOptions) -> None:
     import uvicorn
 
     guard = Guard(hosts=allowed_hosts(options.host))
-    book = Gradebook(options.db_url)
+    book = Gradebook(options.db_url, must_exist=True)
     settings = ReviewSettings(options.db_url, options.reviewer, options.lang, guard)
     app = create_app(settings, book)
     sock = _listening_socket(options.host, options.port)

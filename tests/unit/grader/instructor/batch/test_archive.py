@@ -93,3 +93,46 @@ def io_of(data: bytes) -> object:
     import io
 
     return io.BytesIO(data)
+
+
+@pytest.mark.parametrize(
+    ("entries", "reason"),
+    [
+        ([("EX-11-01", b"a file"), ("EX-11-01/retry_policy_probe.py", b"x = 1\n")],
+         "batch.archive_prefix_clash"),
+        ([("EX-11-01/retry_policy_probe.py", b"x = 1\n"), ("EX-11-01", b"a file")],
+         "batch.archive_prefix_clash"),
+        ([("ex-11-01", b"a file"), ("EX-11-01/x.py", b"x = 1\n")], "batch.archive_prefix_clash"),
+        ([("EX-11-01/" + "n" * 300, b"x")], "batch.archive_name_too_long"),
+        ([("EX-11-01/" + "é" * 128 + ".py", b"x")], "batch.archive_name_too_long"),  # 256 bytes
+        ([("/".join(["d" * 200] * 6) + "/a.py", b"x")], "batch.archive_path_too_long"),
+    ],
+)  # fmt: skip
+def test_names_the_file_system_would_refuse_are_refused_before_writing(
+    tmp_path: Path, entries: list[tuple[str, bytes]], reason: str
+) -> None:
+    with pytest.raises(ArchiveProblem) as raised:
+        extract(zip_bytes(entries), "mallory.zip", tmp_path)
+    assert raised.value.message_id == reason
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_names_just_within_the_limits_unpack(tmp_path: Path) -> None:
+    part = "n" * 255
+    deep = "/".join(["d" * 200] * 4) + "/" + "f" * 100  # 904 bytes
+    extract(zip_bytes([(f"EX-11-01/{part}", b"a"), (deep, b"b")]), "ok.zip", tmp_path)
+    assert (tmp_path / "EX-11-01" / part).read_bytes() == b"a"
+    assert (tmp_path / deep).read_bytes() == b"b"
+
+
+def test_a_folder_the_file_system_refuses_is_the_archives_problem(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def refuse(*_: object, **__: object) -> None:
+        raise OSError(36, "File name too long")
+
+    monkeypatch.setattr(Path, "mkdir", refuse)
+    with pytest.raises(ArchiveProblem) as raised:
+        extract(zip_bytes([("EX-11-02/answer.md", b"x")]), "a.zip", tmp_path)
+    assert raised.value.message_id == "batch.archive_corrupt"
+    assert "too long" in str(raised.value.params["detail"])

@@ -136,3 +136,51 @@ def test_a_verdict_cut_short_by_the_clock_is_judged_again(
     row = book.result("alice", "EX-11-02")
     assert row is not None and row.verdict_fingerprint == recorded_as
     assert len(calls) == min(slow_calls + 1, 3)
+
+
+def test_a_prefix_clash_zip_is_that_students_error_rows(tmp_path: Path, book: Gradebook) -> None:
+    archive = tmp_path / "eve.zip"
+    archive.write_bytes(zip_bytes([("EX-11-02", b"f"), ("EX-11-02/answer.md", b"text\n")]))
+    outcome = grade_student(StudentSource("eve", archive, "zip"), _plan(tmp_path), book, tmp_path)
+    assert _statuses(outcome) == {e: ("error", "graded") for e in PROSE}
+    for exercise in PROSE:
+        row = book.result("eve", exercise)
+        assert row is not None and row.reason is not None
+        assert row.reason.id == "batch.archive_prefix_clash"
+
+
+def test_a_folder_and_a_zip_of_one_id_are_one_error_row_each(
+    tmp_path: Path, book: Gradebook
+) -> None:
+    outcome = grade_student(
+        StudentSource("carol", tmp_path, "clash"), _plan(tmp_path), book, tmp_path
+    )
+    assert _statuses(outcome) == {e: ("error", "graded") for e in PROSE}
+    row = book.result("carol", "EX-11-02")
+    assert row is not None and row.reason is not None
+    assert (row.reason.id, row.reason.params["student"]) == ("batch.folder_and_zip", "carol")
+
+
+def test_any_exception_while_unpacking_is_that_students_rows_and_retried(
+    tmp_path: Path, book: Gradebook, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import grader.instructor.batch.student as student_module
+
+    archive = tmp_path / "dan.zip"
+    archive.write_bytes(zip_bytes([("EX-11-02/answer.md", b"text\n")]))
+
+    def unexpected(*_: object) -> None:
+        raise FileExistsError(17, "File exists")
+
+    monkeypatch.setattr(student_module, "extract", unexpected)
+    source = StudentSource("dan", archive, "zip")
+    outcome = grade_student(source, _plan(tmp_path), book, tmp_path)
+    assert _statuses(outcome) == {e: ("error", "graded") for e in PROSE}
+    row = book.result("dan", "EX-11-02")
+    assert row is not None and row.reason is not None
+    assert row.reason.id == "batch.grading_failed"
+    assert "FileExistsError" in str(row.reason.params["detail"])
+    assert row.verdict_fingerprint == "fp" + FAILED_SUFFIX  # the next run tries again
+    monkeypatch.undo()
+    again = grade_student(source, _plan(tmp_path), book, tmp_path)
+    assert _statuses(again)["EX-11-02"] == ("failed", "graded")

@@ -77,6 +77,47 @@ def test_nothing_started_is_a_usage_error(tmp_path: Path) -> None:
     assert not (tmp_path / "a.zip").exists()
 
 
+def test_verify_refuses_a_manifest_naming_another_student(tmp_path: Path) -> None:
+    from grader.errors import EXIT_FAILED, VerifyRefused
+    from tests.support.classroom import reference_files, with_manifest, zip_bytes
+
+    copied = tmp_path / "bob.zip"
+    copied.write_bytes(zip_bytes(with_manifest("alice", reference_files("alice"))))
+    with pytest.raises(VerifyRefused) as raised:
+        verify(copied)
+    assert raised.value.exit_code == EXIT_FAILED
+    assert raised.value.message_id == "submit.manifest_other_student"
+    assert (raised.value.params["student"], raised.value.params["stem"]) == ("alice", "bob")
+    own = tmp_path / "alice.zip"
+    own.write_bytes(copied.read_bytes())
+    assert verify(own).student == "alice"  # the same zip under its own name is fine
+
+
+def test_verify_refuses_a_manifest_listing_an_exercise_the_zip_lacks(tmp_path: Path) -> None:
+    import hashlib
+    import json
+
+    from grader.errors import VerifyRefused
+    from tests.support.classroom import zip_bytes
+
+    answer = b"an answer\n"
+    manifest = {
+        "student": "alice",
+        "exercises": ["EX-11-02", "EX-12-02"],
+        "files": {"EX-11-02/answer.md": hashlib.sha256(answer).hexdigest()},
+    }
+    path = tmp_path / "alice.zip"
+    path.write_bytes(
+        zip_bytes(
+            [("EX-11-02/answer.md", answer), ("manifest.json", json.dumps(manifest).encode())]
+        )
+    )
+    with pytest.raises(VerifyRefused) as raised:
+        verify(path)
+    assert raised.value.message_id == "submit.manifest_exercises"
+    assert (raised.value.params["missing"], raised.value.params["unlisted"]) == ("EX-12-02", "-")
+
+
 def test_an_existing_zip_is_kept_unless_forced(course: Path, tmp_path: Path) -> None:
     target = tmp_path / "alice.zip"
     target.write_bytes(b"handed in yesterday")

@@ -38,3 +38,25 @@ def test_postgresql_schema_matches_models(postgres_url: str) -> None:
         _assert_schema_matches_models(book)
     with Gradebook(postgres_url) as again:  # a second open is a no-op
         _assert_schema_matches_models(again)
+
+
+def test_a_0001_gradebook_upgrades_to_0002_term_keeping_its_rows(tmp_path: Path) -> None:
+    from alembic import command
+    from sqlalchemy import create_engine
+
+    from grader.instructor.gradebook.migrate import alembic_config
+    from tests.unit.grader.instructor.gradebook.factories import code_entry
+
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    with Gradebook(url) as book:
+        book.record(code_entry("alice"))
+        with book.engine.begin() as connection:
+            command.downgrade(alembic_config(connection), "0001")  # type: ignore[arg-type]
+    engine = create_engine(url)
+    with engine.connect() as connection:
+        assert current_revision(connection) == "0001"
+        assert "roster" not in inspect(connection).get_table_names()
+    engine.dispose()
+    with Gradebook(url) as book:  # opening upgrades
+        _assert_schema_matches_models(book)
+        assert [r.student for r in book.results()] == ["alice"]

@@ -32,19 +32,22 @@ def book(tmp_path: Path) -> Gradebook:
     return book
 
 
-def test_csv_has_points_possible_and_blank_missing_cells(book: Gradebook) -> None:
-    rows = list(csv.reader(io.StringIO(to_csv(book.results()))))
+def test_csv_has_points_possible_and_blank_missing_and_error_cells(book: Gradebook) -> None:
+    text = to_csv(book.results())
+    assert text.startswith("\ufeff")  # a BOM: spreadsheets then read UTF-8
+    rows = list(csv.reader(io.StringIO(text.removeprefix("\ufeff"))))
     assert rows[0] == ["student", "EX-11-01", "EX-11-02", "total"]
     maxima = [get_exercise(e).max_score for e in ("EX-11-01", "EX-11-02")]
     # the exercises' maxima, from their specs
     assert rows[1] == ["Points Possible", *(f"{m:g}" for m in maxima), f"{sum(maxima):g}"]
-    assert rows[2:] == [["alice", "2", "1", "3"], ["bob", "0", "", "0"], ["carol", "1", "", "1"]]
+    # bob's archive was unsafe: an error is an empty cell, never a genuine-looking 0
+    assert rows[2:] == [["alice", "2", "1", "3"], ["bob", "", "", "0"], ["carol", "1", "", "1"]]
     assert awaiting_review(book.results()) == 1
 
 
 def test_final_scores_replace_automatic_ones(book: Gradebook) -> None:
     book.set_review("alice", "EX-11-02", final_score=2.0, comment="good")
-    rows = list(csv.reader(io.StringIO(to_csv(book.results()))))
+    rows = list(csv.reader(io.StringIO(to_csv(book.results()).removeprefix("\ufeff"))))
     assert rows[2] == ["alice", "2", "2", "4"]
     data = to_json(book.results())
     cell = data["students"][0]["results"]["EX-11-02"]

@@ -81,7 +81,8 @@ def test_export_uses_the_final_score(tmp_path: Path) -> None:
     result = book.result("bob", "EX-11-02")
     assert result is not None
     decide(book, result, "1.5", "", "prof")
-    rows = {line.split(",")[0]: line.split(",") for line in to_csv(book.results()).splitlines()}
+    lines = to_csv(book.results()).removeprefix("\ufeff").splitlines()
+    rows = {line.split(",")[0]: line.split(",") for line in lines}
     header = rows["student"]
     assert rows["bob"][header.index("EX-11-02")] == "1.5"
 

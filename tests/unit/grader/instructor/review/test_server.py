@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from grader.frontends.cli import main
+from grader.instructor.gradebook import Gradebook
 from grader.instructor.review.auth import allowed_hosts
 from grader.instructor.review.server import page_url
 
@@ -22,6 +23,7 @@ def test_the_printed_address_names_the_loopback_host_and_the_token() -> None:
 def test_a_taken_port_is_a_usage_error_with_what_to_do(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    Gradebook(f"sqlite:///{tmp_path / 'g.db'}").close()  # review never creates one
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen(1)
@@ -38,3 +40,12 @@ def test_a_taken_port_is_a_usage_error_with_what_to_do(
 def test_a_bad_gradebook_url_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["review", "--db", "mysql://nope/x", "--no-browser", "--lang", "en"]) == 2
     assert "Traceback" not in capsys.readouterr().err
+
+
+def test_a_missing_gradebook_is_refused_and_not_created(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = f"sqlite:///{tmp_path / 'typo.db'}"
+    assert main(["review", "--db", url, "--port", "0", "--no-browser", "--lang", "en"]) == 2
+    assert "There is no gradebook" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []

@@ -1,0 +1,86 @@
+"""The class list: ``grader roster import roster.csv`` reads it, the exports use it.
+
+Columns are found by header, ignoring case, spaces, underscores and extra columns:
+``id`` (or ``student``), ``name``, ``email``, ``sis_user_id``, ``sis_login_id``,
+``section``. The file is UTF-8 with or without a BOM (what spreadsheets save), so Chinese
+names come through as they are. Only ``id`` is required; an id must be a valid student id
+(the submission's folder or zip name). Importing the same file twice changes nothing.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass
+from pathlib import Path
+
+from grader.errors import UsageError
+from grader.instructor.batch.layout import valid_student_id
+
+FIELDS = ("name", "email", "sis_user_id", "sis_login_id", "section")
+#: Normalised header -> field.
+HEADERS = {
+    "id": "student",
+    "student": "student",
+    "studentid": "student",
+    "name": "name",
+    "email": "email",
+    "sisuserid": "sis_user_id",
+    "sisloginid": "sis_login_id",
+    "section": "section",
+}
+MAX_BYTES = 5 << 20
+
+
+@dataclass(frozen=True)
+class Student:
+    student: str
+    name: str = ""
+    email: str = ""
+    sis_user_id: str = ""
+    sis_login_id: str = ""
+    section: str = ""
+
+
+def normalised(header: str) -> str:
+    return "".join(ch for ch in header.casefold() if ch not in " _-\t\ufeff")
+
+
+def read_roster(path: Path) -> list[Student]:
+    """The students of ``path``, in file order; a usage error names what is wrong."""
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise UsageError("error.roster_unreadable", path=str(path), detail=error.strerror) from None
+    if len(data) > MAX_BYTES:
+        raise UsageError("error.roster_unreadable", path=str(path), detail="larger than 5 MiB")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise UsageError("error.roster_unreadable", path=str(path), detail="not UTF-8") from None
+    return parse_roster(text, str(path))
+
+
+def parse_roster(text: str, shown: str) -> list[Student]:
+    rows = list(csv.reader(io.StringIO(text)))
+    if not rows:
+        raise UsageError("error.roster_no_id", path=shown)
+    columns = {HEADERS[normalised(h)]: i for i, h in enumerate(rows[0]) if normalised(h) in HEADERS}
+    if "student" not in columns:
+        raise UsageError("error.roster_no_id", path=shown)
+    students: dict[str, Student] = {}
+    for line, row in enumerate(rows[1:], start=2):
+        if not any(cell.strip() for cell in row):
+            continue
+        values = {field: _cell(row, index) for field, index in columns.items()}
+        student = values.pop("student")
+        if not valid_student_id(student):
+            raise UsageError("error.roster_bad_id", path=shown, line=line, given=student[:80])
+        if student in students:
+            raise UsageError("error.roster_duplicate", path=shown, line=line, given=student)
+        students[student] = Student(student, **values)
+    return list(students.values())
+
+
+def _cell(row: list[str], index: int) -> str:
+    return row[index].strip() if index < len(row) else ""
