@@ -24,6 +24,7 @@ from typing import Any
 from jinja2 import Environment, PackageLoader, select_autoescape
 
 from grader.instructor.gradebook.views import ResultView
+from grader.instructor.term.store import ReceiptView
 from grader.judge.results import Message
 from grader.judge.sanitize import clean
 from grader.render.catalog import render_message
@@ -78,3 +79,32 @@ def feedback_html(
             clean=clean,
         )
     )
+
+
+def lateness_notes(
+    results: Sequence[ResultView], received: Mapping[tuple[str, str, str], ReceiptView]
+) -> dict[str, list[Message]]:
+    """A "handed in late" line for each late exercise (its received time is the instructor's,
+    never the student's clock: ``grader.instructor.term.receiving``)."""
+    notes: dict[str, list[Message]] = {}
+    for result in results:
+        receipt = received.get((result.student, result.exercise, result.content_sha256))
+        if receipt is None or receipt.late_by_seconds <= 0:
+            continue
+        due = receipt.due_at.strftime("%Y-%m-%d %H:%M %Z") if receipt.due_at else "?"
+        params = {
+            "late": _duration(receipt.late_by_seconds),
+            "due": due.strip(),
+            "penalty": f"{receipt.penalty * 100:g}",
+        }
+        notes.setdefault(result.exercise, []).append(Message("feedback.late", params))
+    return notes
+
+
+def _duration(seconds: float) -> str:
+    minutes = int(seconds // 60)
+    days, minutes = divmod(minutes, 24 * 60)
+    hours, minutes = divmod(minutes, 60)
+    parts = [f"{days} d"] if days else []
+    parts += [f"{hours} h"] if hours or days else []
+    return " ".join([*parts, f"{minutes} min"]) if not days else " ".join(parts)

@@ -960,9 +960,13 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "{given} 不是时间（{what}）：请写成 ISO 8601 格式，例如 2026-12-07T23:59 或 2026-12-07T23:59+08:00。",
         "en": "{given} is not a time ({what}): write it as ISO 8601, e.g. 2026-12-07T23:59 or 2026-12-07T23:59+08:00.",
     },
+    "feedback.late": {
+        "zh": "晚交 {late}（截止 {due}），扣分 {penalty}%。",
+        "en": "Handed in {late} late (due {due}); penalty {penalty}%.",
+    },
     "batch.late": {
-        "zh": "{count} 份提交晚于截止时间（已计入延期）；导出时会扣除相应分数，复核页和反馈中会显示。",
-        "en": "{count} submission(s) arrived after their due time (extensions included); the penalty is applied in export and shown in review and feedback.",
+        "zh": "{count} 份提交晚于截止时间（已计入延期）；导出时会扣除相应分数，学生的反馈页上也会写明。",
+        "en": "{count} submission(s) arrived after their due time (extensions included); the penalty is applied in the exports and stated on the students' feedback pages.",
     },
     "error.no_roster": {
         "zh": "--roster-only 需要名单：请先用 grader roster import roster.csv 导入（同一个 --db）。",

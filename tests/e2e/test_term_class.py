@@ -270,3 +270,14 @@ def test_integrity_finds_the_copy_and_nothing_among_honest_students(term: Term) 
         {"student": COPIER, "manifest_student": ORIGINAL},
         {"student": FORGER, "manifest_student": FORGED_AS},
     ]
+
+
+def test_feedback_pages_state_lateness_and_penalty(term: Term, tmp_path: Path) -> None:
+    out = tmp_path / "feedback"
+    ran = grader("feedback", "--out", str(out), "--lang", "en", cwd=term.work)
+    assert ran.code == 0, ran.stderr
+    page = (out / "s000-reference.html").read_text(encoding="utf-8")
+    assert "Handed in 1 d 6 h late (due 2026-12-07 15:59 UTC); penalty 20%." in page
+    assert "Handed in" not in (out / "s003-reference.html").read_text(encoding="utf-8")
+    extended = (out / f"{EXTENDED}.html").read_text(encoding="utf-8")
+    assert "Handed in" not in extended  # late by the clock, on time by its extension

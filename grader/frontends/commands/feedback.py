@@ -49,11 +49,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace, lang: str, as_json: bool) -> int:
-    from grader.instructor.feedback import feedback_html, released
+    from grader.instructor.feedback import feedback_html, lateness_notes, released
     from grader.instructor.gradebook import Gradebook, ResultView
+    from grader.instructor.term.store import receipts
 
     with Gradebook(args.db, must_exist=True) as book:
         results = book.results()
+        received = receipts(book)
     known_students = {r.student for r in results}
     known_exercises = {r.exercise for r in results}
     for given, known in ((args.students, known_students), (args.exercises, known_exercises)):
@@ -70,7 +72,8 @@ def run(args: argparse.Namespace, lang: str, as_json: bool) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     held = 0
     for student, rows in per_student.items():  # ids are [A-Za-z0-9._-]: safe file names
-        page = feedback_html(student, rows, lang, everything=args.everything)
+        notes = lateness_notes(rows, received)
+        page = feedback_html(student, rows, lang, everything=args.everything, notes=notes)
         (args.out / f"{student}.html").write_text(page, "utf-8")
         held += sum(1 for row in rows if not released(row, args.everything))
     params = {"count": len(per_student), "path": str(args.out)}
