@@ -18,7 +18,7 @@ pytestmark = pytest.mark.e2e
 def masters_closed() -> Iterator[None]:
     """``check()`` keeps a warm service (and its master) per settings, as a kernel does, until
     the interpreter exits: these tests stop them when they are done, not at pytest's exit."""
-    from grader import notebook
+    from grader.frontends import notebook
 
     yield
     notebook._close_all()

@@ -110,7 +110,7 @@ def test_a_private_name_of_another_package_is_caught(source: str) -> None:
     "source",
     [
         "from ticketflow.notifications.statements import BUSINESS_TASK_INSERT\n",
-        "from grader.oracle import _helpers\n",  # the importing package's own private
+        "from grader.proxy.oracle import _helpers\n",  # the importing package's own private
         "from ticketflow.db.models import BusinessTask\nBusinessTask.__table__\n",
         "import ticketflow\nticketflow.__version__\n",
         "self._max_retries = 3\n",  # not bound to another package

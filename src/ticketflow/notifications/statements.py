@@ -2,7 +2,7 @@
 
 ``ticketflow.notifications.effects`` executes these objects; the grader's stand-ins for
 ``apply_notification_once`` (``grader/variants/effects.py``) and its proxy
-(``grader/harness/statements.py``) use the very same objects, so a probe that recognises a
+(``grader/proxy/child/statements.py``) use the very same objects, so a probe that recognises a
 statement by identity, by its table or by its SQL text sees the same thing whichever
 implementation runs. Look them up as module attributes at call time
 (``statements.BUSINESS_TASK_INSERT``, not ``from ... import``): that is what the real code
