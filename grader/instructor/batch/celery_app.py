@@ -53,7 +53,7 @@ def create_batch_app(broker: str, db_url: str | None = None) -> Any:
     )
     app.conf[DB_SETTING] = db_url
 
-    @app.task(name=TASK_NAME, bind=True, max_retries=MAX_RETRIES)  # type: ignore[untyped-decorator]
+    @app.task(name=TASK_NAME, bind=True, max_retries=MAX_RETRIES, shared=False)  # type: ignore[untyped-decorator]
     def grade_student_task(
         self: Any,
         run_id: str,
