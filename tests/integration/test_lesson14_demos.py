@@ -19,7 +19,7 @@ pytestmark = [pytest.mark.integration, pytest.mark.slow]
 def needs(*services: str) -> None:
     reason = skip_reason(*services)
     if reason:
-        pytest.skip(reason)
+        pytest.skip(reason)  # only when a service is unreachable: the reason names it
 
 
 def test_reject_reaches_the_dlq_and_a_plain_exception_does_not(tmp_path: Path) -> None:

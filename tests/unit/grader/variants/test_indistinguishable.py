@@ -72,7 +72,7 @@ def battery(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Sour
     """One PostgreSQL database for the module (each story empties it first)."""
     reason = postgres_unreachable()
     if reason:
-        pytest.skip(reason)
+        pytest.skip(reason)  # PostgreSQL unreachable: the reason names it
     with temporary_postgres_database() as url:
         yield _sources(url, tmp_path_factory.mktemp("indistinguishable"))
 
