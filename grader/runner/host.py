@@ -60,8 +60,10 @@ class Host:
         self.outbuf += encode(message)
 
     def serve(self) -> None:
-        while not (self.closing and not self.runs and not self.outbuf):
-            self._flush()
+        while True:
+            self._flush()  # may end the output (the client is gone): so test after it
+            if self.closing and not self.runs and not self.outbuf:
+                return
             now = time.monotonic()
             waits = [r.deadline - now for r in self.runs.values() if r.kill_reason is None]
             waits += [r.ended + DRAIN_GRACE - now for r in self.runs.values() if r.ended]
