@@ -1,8 +1,12 @@
 """A correct probe on a busy machine: the verdict must not depend on other people's load.
 
 Two busy loops and ``grader check`` share one CPU (pinned, so the contention is the same on
-any machine); the probe spends about 2 s of CPU per run, so each run takes far longer than
-its 10 s wall limit would allow if waiting for the CPU were charged to it.
+any machine): every process of the check, its runs included, waits for the CPU most of
+the time, and the probe spends about 0.75 s of CPU per run. The check must still pass,
+through the real command. That a run slowed past its plain wall limit is not killed (the
+fair wall limit itself) is proven with a 1 s limit in
+``tests/unit/grader/runner/test_runner_fair_wall.py``; here each run would need 7 waves of
+10 s to show it, over a minute of the suite.
 """
 
 from __future__ import annotations
