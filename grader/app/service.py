@@ -108,6 +108,23 @@ class GradingService:
             cache.store(root, exercise, report, submission.text)  # the text graded, not re-read
         return Checked(report, submission)
 
+    def prestart(self, exercise_id: str) -> bool:
+        """For a one-shot check: send the spare master process (``runner.launch_spare``) the
+        hello this service's master for ``exercise_id`` will send, so the heavy imports start
+        while the front end is still loading. Best effort and silent: False if anything is in
+        the way; ``check`` then reports it, and a master that differs starts afresh."""
+        from grader.runner.master import greet_spare
+
+        try:
+            exercise = get_exercise(exercise_id)
+            preload = merged_preload([exercise])
+            if not preload:
+                return False
+            hide = self.hidden()
+        except Exception:
+            return False
+        return greet_spare(preload=preload, hide=hide, isolation=self.settings.isolation)
+
     @contextlib.contextmanager
     def student(self, exercises: Sequence[Exercise] | None = None) -> Iterator[StudentSession]:
         """A session for ONE student's submissions, with a fork server of its own (started on

@@ -80,11 +80,39 @@ def main(argv: Sequence[str] | None = None) -> int:
         from grader.runner.master import discard_spare, launch_spare
 
         launch_spare()  # its start-up overlaps what follows (see launch_spare)
+        _prestart_check(given[1:])
         try:
             return _main(given)
         finally:
             discard_spare()
     return _main(given)
+
+
+def _prestart_check(argv: Sequence[str]) -> None:
+    """Before the rest of the grader loads: the spare master gets its hello (and starts its
+    imports) when ``check``'s arguments name an exercise; whatever is wrong with them,
+    ``_main`` says it (nothing is printed here)."""
+    exercise, root = None, None
+    words = iter(argv)
+    for word in words:
+        if word in ("--root", "--path", "--lang"):
+            value = next(words, None)
+            root = value if word == "--root" else root
+        elif word.startswith("--root="):
+            root = word.partition("=")[2]
+        elif not word.startswith("-") and exercise is None:
+            exercise = word
+    if exercise is None:
+        return
+    try:
+        from pathlib import Path
+
+        from grader.app.service import GradingService, GradingSettings
+
+        settings = GradingSettings.from_env(root=None if root is None else Path(root), lang="en")
+        GradingService(settings).prestart(exercise)
+    except Exception:  # e.g. a bad $GRADER_ISOLATION: the check reports it properly
+        return
 
 
 def _main(argv: Sequence[str]) -> int:

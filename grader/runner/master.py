@@ -39,7 +39,9 @@ _BOOTSTRAP = (
 MAX_PACKET = 1 << 20
 
 
-_spare: tuple[subprocess.Popen[bytes], socket.socket, int] | None = None
+#: The spare master process (``launch_spare``): process, our end, owner pid, and the hello
+#: it was already sent (``greet_spare``), if any.
+_spare: tuple[subprocess.Popen[bytes], socket.socket, int, dict[str, Any] | None] | None = None
 #: Every open ``Master`` of this process (see ``_drop_in_forked_child``).
 _open: weakref.WeakSet[Master] = weakref.WeakSet()
 
@@ -65,31 +67,81 @@ def launch_spare() -> None:
     global _spare
     if _spare is None:
         proc, sock = _launch()
-        _spare = (proc, sock, os.getpid())
+        _spare = (proc, sock, os.getpid(), None)
+
+
+def greet_spare(
+    *, preload: Sequence[str] = (), hide: Sequence[str | Path] = (), isolation: str = "auto"
+) -> bool:
+    """Send the spare its hello now, so it starts importing ``preload`` while this process
+    is still loading the rest of the grader. Only a ``Master`` made later with exactly these
+    arguments adopts it; any other ends it and starts a process of its own. Best effort:
+    False (and no spare any more) if it could not be sent."""
+    global _spare
+    spare = _spare
+    if spare is None or spare[3] is not None or spare[2] != os.getpid():
+        return False
+    hello = _hello(preload, hide, isolation)
+    try:
+        spare[1].settimeout(5.0)
+        spare[1].send(json.dumps(hello).encode())
+    except OSError:
+        discard_spare()
+        return False
+    _spare = (*spare[:3], hello)
+    return True
 
 
 def discard_spare() -> None:
     """End the spare master process if no ``Master`` adopted it."""
     taken = _take_spare()
     if taken is not None:
-        proc, sock = taken
+        proc, sock, _ = taken
         sock.close()
         proc.kill()  # it holds nothing; waiting for it to notice would cost its start-up
         proc.wait()
 
 
-def _take_spare() -> tuple[subprocess.Popen[bytes], socket.socket] | None:
+def _take_spare() -> tuple[subprocess.Popen[bytes], socket.socket, dict[str, Any] | None] | None:
     global _spare
     spare, _spare = _spare, None
     if spare is None:
         return None
-    proc, sock, owner = spare
+    proc, sock, owner, greeted = spare
     if owner != os.getpid():  # inherited through a fork: the parent's, not ours
         return None
     if proc.poll() is not None:
         sock.close()
         return None
-    return proc, sock
+    return proc, sock, greeted
+
+
+def _adopt_or_launch(hello: dict[str, Any]) -> tuple[subprocess.Popen[bytes], socket.socket, bool]:
+    """The spare if it is still unspoken for, or was greeted with this very ``hello`` (then
+    True: it is already preloading); else a new process. A spare greeted for another master
+    is ended: what it preloads is not what this one needs."""
+    taken = _take_spare()
+    if taken is not None:
+        proc, sock, greeted = taken
+        if greeted is None or greeted == hello:
+            return proc, sock, greeted is not None
+        sock.close()
+        proc.kill()
+        proc.wait()
+    proc, sock = _launch()
+    return proc, sock, False
+
+
+def _hello(preload: Sequence[str], hide: Sequence[str | Path], isolation: str) -> dict[str, Any]:
+    if isolation not in (*ISOLATION_MODES, "auto"):
+        raise ValueError(f"isolation must be 'auto', 'namespaces' or 'rlimits': {isolation!r}")
+    return {
+        "op": "hello",
+        "preload": list(preload),
+        "hide": [str(Path(p).absolute()) for p in hide],
+        "isolation": isolation,
+        "sys_path": host_sys_path(),
+    }
 
 
 def _launch() -> tuple[subprocess.Popen[bytes], socket.socket]:
@@ -124,23 +176,15 @@ class Master:
         isolation: str = "auto",
         startup_timeout: float = 120.0,
     ) -> None:
-        if isolation not in (*ISOLATION_MODES, "auto"):
-            raise ValueError(f"isolation must be 'auto', 'namespaces' or 'rlimits': {isolation!r}")
+        hello = _hello(preload, hide, isolation)
         self.preload = tuple(preload)
-        self.hide = tuple(str(Path(p).absolute()) for p in hide)
+        self.hide = tuple(hello["hide"])
         self._lock = threading.Lock()
         self._owner = os.getpid()
-        self._proc, self._sock = _take_spare() or _launch()
+        self._proc, self._sock, greeted = _adopt_or_launch(hello)
         _open.add(self)
-        hello = {
-            "op": "hello",
-            "preload": list(self.preload),
-            "hide": list(self.hide),
-            "isolation": isolation,
-            "sys_path": host_sys_path(),
-        }
         try:
-            ready = self._ask(hello, [], startup_timeout)
+            ready = self._ask(None if greeted else hello, [], startup_timeout)
         except RunnerError:
             self.close()
             raise
@@ -240,10 +284,14 @@ class Master:
         if not self.alive:
             raise RunnerError("the master fork server is not running")
 
-    def _ask(self, message: dict[str, Any], fds: list[int], timeout: float) -> dict[str, Any]:
+    def _ask(
+        self, message: dict[str, Any] | None, fds: list[int], timeout: float
+    ) -> dict[str, Any]:
+        """Send ``message`` (None: it was sent already, see ``greet_spare``), read the reply."""
         self._sock.settimeout(timeout)
         try:
-            socket.send_fds(self._sock, [json.dumps(message).encode()], fds)
+            if message is not None:
+                socket.send_fds(self._sock, [json.dumps(message).encode()], fds)
             data = self._sock.recv(MAX_PACKET)
         except (OSError, TimeoutError) as exc:
             raise RunnerError(f"master fork server did not answer: {exc}") from exc

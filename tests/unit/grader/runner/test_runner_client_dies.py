@@ -4,6 +4,7 @@ copy of the grader for ever, once per student of a killed ``grader grade``."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -56,8 +57,6 @@ def test_the_host_and_the_master_exit_when_their_client_is_killed_mid_run(mode: 
         time.sleep(0.05)
     left = [name for name, pid in (("host", host_pid), ("master", master_pid)) if _alive(pid)]
     for pid in (host_pid, master_pid):  # leave the machine clean either way
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
     assert not left, f"still running 10 s after their client was killed: {left}"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import secrets
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -129,10 +130,46 @@ def test_an_unused_spare_is_ended_and_a_forked_child_never_adopts_it() -> None:
 
     master_module.launch_spare()
     assert master_module._spare is not None
-    proc, sock, _ = master_module._spare
-    master_module._spare = (proc, sock, os.getpid() + 1)  # as a forked child would see it
+    proc, sock, _, greeted = master_module._spare
+    master_module._spare = (proc, sock, os.getpid() + 1, greeted)  # as a forked child sees it
     assert master_module._take_spare() is None
-    master_module._spare = (proc, sock, os.getpid())
+    master_module._spare = (proc, sock, os.getpid(), greeted)
     master_module.discard_spare()
     assert proc.poll() is not None, "the spare master process is still running"
+    assert master_module._spare is None
+
+
+def test_a_greeted_spare_is_adopted_by_the_master_it_was_greeted_for() -> None:
+    from grader.runner import master as master_module
+
+    master_module.launch_spare()
+    assert master_module._spare is not None
+    spare_pid = master_module._spare[0].pid
+    assert master_module.greet_spare(preload=["decimal"], isolation="rlimits")
+    assert not master_module.greet_spare(preload=["decimal"], isolation="rlimits")  # once
+    with Master(preload=["decimal"], isolation="rlimits") as adopted:
+        assert adopted.pid == spare_pid
+        with adopted.server() as server:
+            assert run(server, "import sys; print('decimal' in sys.modules)").stdout == "True\n"
+
+
+def test_a_spare_greeted_for_another_master_is_ended_never_adopted(tmp_path: Path) -> None:
+    """The attack: a spare greeted early with a hide list that misses a secret (a stale
+    guess at the course root) must not serve a master that hides it."""
+    from grader.runner import master as master_module
+
+    require_namespaces()  # skips: "requires Linux namespaces, not available here: ..."
+    secret = tmp_path / "solutions"
+    secret.mkdir()
+    (secret / "answer.py").write_text("ANSWER = 42\n")
+    master_module.launch_spare()
+    assert master_module._spare is not None
+    spare = master_module._spare[0]
+    assert master_module.greet_spare(preload=["decimal"], isolation="namespaces")
+    with Master(preload=["decimal"], hide=[secret], isolation="namespaces") as other:
+        assert other.pid != spare.pid
+        assert spare.poll() is not None, "the spare greeted for another master still runs"
+        with other.server() as server:
+            probe = f"import os; print(os.listdir({str(secret)!r}))"
+            assert "answer.py" not in run(server, probe).stdout
     assert master_module._spare is None
