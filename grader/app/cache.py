@@ -69,11 +69,14 @@ def lookup(root: Path, exercise: Exercise, text: str) -> dict[str, Any] | None:
     return None
 
 
-def store(root: Path, exercise: Exercise, report: CheckReport, text: str) -> None:
-    """Remember ``report`` (best effort: a read-only or odd course folder just means no cache)."""
+def store(
+    root: Path, exercise: Exercise, report: CheckReport, text: str, *, key: str | None = None
+) -> None:
+    """Remember ``report`` (best effort: a read-only or odd course folder just means no cache).
+    ``key``: ``cache_key(exercise, text)`` if the caller already has it."""
     data = load(root)
     data[report.exercise] = {
-        "key": cache_key(exercise, text),
+        "key": key or cache_key(exercise, text),
         "status": report.status,
         "score": report.score,
         "max_score": report.max_score,

@@ -102,10 +102,14 @@ class GradingService:
             assert root is not None
             path = submission_path(root, exercise)
         submission = load_submission(exercise, path)
+        caching = root is not None and self.settings.use_cache and path.suffix != ".ipynb"
+        # The key hashes the grader's files: done before the runs, it overlaps the start-up of
+        # a master greeted early (``prestart``) instead of following the last run.
+        key = cache.cache_key(exercise, submission.text) if caching else None
         with self.student(exercises=(exercise,)) as session:
             report = session.judge(exercise, submission, lang=lang)
-        if root is not None and self.settings.use_cache and path.suffix != ".ipynb":
-            cache.store(root, exercise, report, submission.text)  # the text graded, not re-read
+        if root is not None and key is not None:
+            cache.store(root, exercise, report, submission.text, key=key)  # the text graded
         return Checked(report, submission)
 
     def prestart(self, exercise_id: str) -> bool:

@@ -37,16 +37,17 @@ def run(args: argparse.Namespace, lang: str, as_json: bool) -> int:
     from grader.app.service import GradingService, GradingSettings
     from grader.errors import exit_code_for
 
+    # The renderer is imported before the check: its import then overlaps the master's
+    # start-up (a one-shot check's master is already importing, see cli._prestart_check).
+    from grader.render.json_out import report_to_dict
+    from grader.render.text import report_to_text
+
     settings = GradingSettings.from_env(root=args.root, lang=lang)
     with GradingService(settings) as service:
         report = service.check(args.exercise, args.path).report
     given = args.exercise if args.exercise.strip() != report.exercise else None
     if as_json:
-        from grader.render.json_out import report_to_dict
-
         emit(json.dumps(report_to_dict(report, lang, given=given), ensure_ascii=False, indent=2))
     else:
-        from grader.render.text import report_to_text
-
         emit(report_to_text(report, lang, given=given))
     return exit_code_for(report.status)
