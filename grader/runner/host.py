@@ -240,6 +240,8 @@ class Host:
                 if fd in run.open_fds:
                     self._close_fd(run, fd)
             del self.runs[run.proc.top]
+            if run.proc.lifeline is not None:
+                os.close(run.proc.lifeline)
             if run.proc.workdir:
                 shutil.rmtree(run.proc.workdir, ignore_errors=True)
             self._send_result(run)

@@ -86,6 +86,7 @@ from grader.runner.mounts import (
     unreachable_for_nobody,
 )
 from grader.runner.syscalls import (
+    CLONE_NEWPID,
     NOBODY,
     NS_FLAGS,
     PR_SET_CHILD_SUBREAPER,
@@ -97,10 +98,12 @@ from grader.runner.syscalls import (
     die_with_parent,
     libc,
     prctl,
+    setns,
     unshare,
 )
 
 __all__ = [
+    "CLONE_NEWPID",
     "EMPTY_DIRS",
     "NOBODY",
     "NS_FLAGS",
@@ -118,6 +121,7 @@ __all__ = [
     "prctl",
     "prepare_mounts",
     "scrub_environ",
+    "setns",
     "unreachable_for_nobody",
     "unshare",
 ]

@@ -52,6 +52,10 @@ def unshare(flags: int) -> None:
     _check(libc().unshare(flags), "unshare")
 
 
+def setns(fd: int, nstype: int) -> None:
+    _check(libc().setns(fd, nstype), "setns")
+
+
 def mount(
     source: str | None, target: str, fstype: str | None, flags: int, data: str | None
 ) -> None:

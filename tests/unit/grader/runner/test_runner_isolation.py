@@ -151,6 +151,20 @@ def test_only_the_runs_own_processes_are_visible(server: ForkServer) -> None:
     assert obs.exit_code == 0
 
 
+def test_runs_in_flight_together_never_share_a_pid_namespace(server: ForkServer) -> None:
+    """Each run's PID 1 is forked by the host straight into a fresh pid namespace, and the
+    host goes back to its own before the next: two runs alive at the same time, and every
+    later one, see only their own two processes."""
+    source = (
+        "import os, time\n"
+        "time.sleep(0.3)  # the other run is alive meanwhile\n"
+        "print(sorted(int(p) for p in os.listdir('/proc') if p.isdigit()), os.getpid())\n"
+    )
+    requests = [RunRequest(source, "probe.py") for _ in range(6)]
+    results = server.run_many(requests, max_parallel=2)
+    assert [r.stdout for r in results] == ["[1, 2] 2\n"] * 6, [r.stderr for r in results]
+
+
 @pytest.mark.parametrize("mode", ["namespaces", "rlimits"])
 def test_caller_environment_does_not_leak(monkeypatch: pytest.MonkeyPatch, mode: str) -> None:
     if mode == "namespaces":
