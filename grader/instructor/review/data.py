@@ -20,7 +20,7 @@ from sqlalchemy import func, select
 
 from grader.instructor.gradebook import Gradebook, ResultView
 from grader.instructor.gradebook.groups import Groups, group_answers
-from grader.instructor.gradebook.models import CurrentResult, Review
+from grader.instructor.gradebook.models import CurrentResult, Receipt, Review
 from grader.instructor.gradebook.stats import ExerciseStats, class_stats
 from grader.judge.exercises import exercise_ids
 
@@ -130,7 +130,10 @@ class ClassData:
                 )
             ).one()
             reviews = connection.execute(select(func.count(), func.max(Review.reviewed_at))).one()
-        return (*currents, *reviews)
+            late = connection.execute(  # ``grader extend`` moves lateness, not results
+                select(func.count(), func.sum(Receipt.late_by_seconds), func.sum(Receipt.penalty))
+            ).one()
+        return (*currents, *reviews, *late)
 
     def current(self) -> Snapshot:
         revision = self.revision()

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from grader.instructor.feedback import lateness_notes
 from grader.instructor.gradebook import CheckView, ResultView
+from grader.instructor.term.store import ReceiptView
 from grader.judge.exercises import get_exercise
 from grader.judge.exercises.spec import CodeExercise
 from grader.judge.results import Message
@@ -103,3 +105,16 @@ def concept_note(check: CheckView) -> Message | None:
     if concept_state(check) == CONTRADICTED:
         return Message("concept.contradicts", {"sentence": check.evidence})
     return Message("concept.decided", {"sentence": check.evidence})
+
+
+def term_notes(result: ResultView, receipt: ReceiptView | None) -> list[Message]:
+    """What the term says of this hand-in, as ``grade`` and ``integrity`` say it: handed in
+    late (and the penalty the exports apply), or a zip whose manifest names another student."""
+    if receipt is None:
+        return []
+    key = (result.student, result.exercise, result.content_sha256)
+    notes = lateness_notes([result], {key: receipt}).get(result.exercise, [])
+    claimed = receipt.manifest_student
+    if claimed and claimed != result.student:
+        notes.append(Message("integrity.manifest", {"student": result.student, "claimed": claimed}))
+    return notes

@@ -23,6 +23,7 @@ from grader.instructor.review.data import ClassData, Snapshot
 from grader.instructor.review.decisions import Rejected, is_override
 from grader.instructor.review.highlight import highlighted
 from grader.instructor.review.rendering import render
+from grader.instructor.term.store import ReceiptView, receipt_of
 from grader.render.catalog import LANGUAGES, render_message
 
 LANG_COOKIE = "grader_review_lang"
@@ -131,7 +132,15 @@ class Site:
             "override": is_override(result),
             "total": snapshot.total(result.student),
             "group": snapshot.groups.of_member.get((result.student, result.exercise)),
+            "term_notes": details.term_notes(result, self._receipt(result)),
         }
+
+    def _receipt(self, result: ResultView) -> ReceiptView | None:
+        """Read when the page is rendered; a change of lateness (``grader extend``) is a new
+        revision of the class (``ClassData.revision``), so no cached page keeps the old one."""
+        if not result.content_sha256:
+            return None
+        return receipt_of(self.data.book, result.student, result.exercise, result.content_sha256)
 
     async def _conflict(
         self,

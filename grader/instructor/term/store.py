@@ -69,6 +69,27 @@ def receipts(book: Gradebook) -> dict[tuple[str, str, str], ReceiptView]:
         }  # fmt: skip
 
 
+def receipt_of(
+    book: Gradebook, student: str, exercise: str, content_sha256: str
+) -> ReceiptView | None:
+    """The receipt of one hand-in (None: received before the term's receipts existed)."""
+    with book.sessions() as session:
+        row = session.scalar(
+            select(Receipt).where(
+                Receipt.student == student,
+                Receipt.exercise == exercise,
+                Receipt.content_sha256 == content_sha256,
+            )
+        )
+        if row is None:
+            return None
+        due = _aware(row.due_at) if row.due_at else None
+        return ReceiptView(
+            _aware(row.received_at), row.source, due, row.late_by_seconds, row.penalty,
+            row.manifest_student,
+        )  # fmt: skip
+
+
 def record_receipts(
     book: Gradebook,
     rows: Iterable[tuple[str, str, str, datetime, str]],
