@@ -91,7 +91,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _prestart_check(argv: Sequence[str]) -> None:
     """Before the rest of the grader loads: the spare master gets its hello (and starts its
     imports) when ``check``'s arguments name an exercise; whatever is wrong with them,
-    ``_main`` says it (nothing is printed here)."""
+    ``_main`` says it (nothing is printed here). A cheap reading of argv, not the parser (it
+    would load every command): a wrong guess costs only time, since a master adopts only a
+    spare greeted with exactly its own hello."""
     exercise, root = None, None
     words = iter(argv)
     for word in words:

@@ -96,10 +96,13 @@ def discard_spare() -> None:
     """End the spare master process if no ``Master`` adopted it."""
     taken = _take_spare()
     if taken is not None:
-        proc, sock, _ = taken
-        sock.close()
-        proc.kill()  # it holds nothing; waiting for it to notice would cost its start-up
-        proc.wait()
+        _end_spare(*taken[:2])
+
+
+def _end_spare(proc: subprocess.Popen[bytes], sock: socket.socket) -> None:
+    sock.close()
+    proc.kill()  # it holds nothing secret; waiting for it to notice would cost its start-up
+    proc.wait()
 
 
 def _take_spare() -> tuple[subprocess.Popen[bytes], socket.socket, dict[str, Any] | None] | None:
@@ -125,9 +128,7 @@ def _adopt_or_launch(hello: dict[str, Any]) -> tuple[subprocess.Popen[bytes], so
         proc, sock, greeted = taken
         if greeted is None or greeted == hello:
             return proc, sock, greeted is not None
-        sock.close()
-        proc.kill()
-        proc.wait()
+        _end_spare(proc, sock)
     proc, sock = _launch()
     return proc, sock, False
 

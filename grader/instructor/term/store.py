@@ -61,12 +61,9 @@ def receipts(book: Gradebook) -> dict[tuple[str, str, str], ReceiptView]:
     """(student, exercise, content sha256) -> its receipt."""
     with book.sessions() as session:
         return {
-            (r.student, r.exercise, r.content_sha256): ReceiptView(
-                _aware(r.received_at), r.source, _aware(r.due_at) if r.due_at else None,
-                r.late_by_seconds, r.penalty, r.manifest_student,
-            )
+            (r.student, r.exercise, r.content_sha256): _view(r)
             for r in session.scalars(select(Receipt))
-        }  # fmt: skip
+        }
 
 
 def receipt_of(
@@ -81,13 +78,14 @@ def receipt_of(
                 Receipt.content_sha256 == content_sha256,
             )
         )
-        if row is None:
-            return None
-        due = _aware(row.due_at) if row.due_at else None
-        return ReceiptView(
-            _aware(row.received_at), row.source, due, row.late_by_seconds, row.penalty,
-            row.manifest_student,
-        )  # fmt: skip
+        return None if row is None else _view(row)
+
+
+def _view(row: Receipt) -> ReceiptView:
+    return ReceiptView(
+        _aware(row.received_at), row.source, _aware(row.due_at) if row.due_at else None,
+        row.late_by_seconds, row.penalty, row.manifest_student,
+    )  # fmt: skip
 
 
 def record_receipts(

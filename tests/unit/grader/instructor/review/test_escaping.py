@@ -44,3 +44,23 @@ def test_an_unknown_student_or_exercise_is_not_echoed_raw(tmp_path: Path) -> Non
     http = client(tmp_path).signed_in()
     answer = http.get("/s/%3Cscript%3E/EX-11-01")
     assert answer.status_code == 404 and "<script>" not in answer.text
+
+
+def test_a_hostile_name_in_a_zip_manifest_is_escaped(tmp_path: Path) -> None:
+    """A zip's manifest names any string (64 characters at most): the student wrote it, and
+    the submission page now shows it (``details.term_notes``)."""
+    from datetime import UTC, datetime
+
+    from grader.instructor.term.store import record_receipts
+
+    made = client(tmp_path)
+    alice = made.book.result("alice", "EX-11-01")
+    assert alice is not None
+    forged = "<img src=x onerror=alert(4)>\x1b[31m"
+    received = datetime(2026, 12, 8, tzinfo=UTC)
+    rows = [("alice", "EX-11-01", alice.content_sha256, received, "zip")]
+    record_receipts(made.book, rows, claimed={"alice": forged})
+    page = made.signed_in().get("/s/alice/EX-11-01").text
+    assert "manifest names another student" in page
+    assert "<img src=x onerror" not in page and "\x1b" not in page
+    assert "&lt;img src=x onerror=alert(4)&gt;" in page
