@@ -27,8 +27,19 @@ lab: setup  ## JupyterLab at the course root: lessons/, exercises/ and your answ
 test-fast: setup  ## the quick subset: no slow tests (notebooks, release, sandbox e2e) and no services
 	$(PY) -m pytest -m "not slow and not integration"
 
+# The suite mostly waits (kernels, workers, wall limits), so it runs on TEST_JOBS pytest-xdist
+# workers; tests sharing something a second worker would disturb are in one xdist_group, and
+# the tests marked `alone` (busy loops on purpose) run afterwards, by themselves. Bytecode is
+# written even where PYTHONDONTWRITEBYTECODE is set: a sandboxed run cannot write pytest's
+# cache of rewritten plugin modules, so without one on disk every pytest-style probe run
+# rewrites hypothesis again (about 1 s each).
+TEST_JOBS ?= 2
+TEST_ENV  := PYTHONDONTWRITEBYTECODE=
+
 test: setup  ## the whole suite (integration tests skip, with the reason, if a service is unreachable)
-	$(PY) -m pytest
+	$(TEST_ENV) $(PY) -m pytest -n $(TEST_JOBS) --dist loadgroup -m "not alone"; parallel=$$?; \
+	$(TEST_ENV) $(PY) -m pytest -m alone; alone=$$?; \
+	exit $$(( parallel ? parallel : alone ))
 
 lint: setup  ## ruff (lint + format), mypy --strict, import-linter's layer contracts
 	$(VENV)/bin/ruff check src grader tests benchmarks

@@ -20,6 +20,10 @@ import pytest
 
 from tests.e2e.conftest import FILES, Course, grader_command
 
+#: Busy loops on purpose: run after the parallel part of ``make test``, one at a time, so
+#: they neither slow another test nor are slowed by one.
+pytestmark = pytest.mark.alone
+
 
 @pytest.fixture
 def one_busy_cpu() -> Iterator[int]:

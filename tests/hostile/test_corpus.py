@@ -42,7 +42,9 @@ from tests.hostile.residue import (
     set_child_subreaper,
 )
 
-pytestmark = pytest.mark.hostile
+#: One case at a time (one xdist worker): a case's residue check scans /proc, /tmp and the
+#: checkout for what any case may leave, so two cases at once would blame each other.
+pytestmark = [pytest.mark.hostile, pytest.mark.xdist_group("hostile-corpus")]
 
 CASES = load_cases()
 SUPPORT = FILES / "support"

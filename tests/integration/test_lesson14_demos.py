@@ -13,7 +13,8 @@ import pytest
 
 from ticketflow_lab.live_services import skip_reason
 
-pytestmark = [pytest.mark.integration, pytest.mark.slow]
+#: With the notebook's tests on one xdist worker (see tests/notebooks/test_lesson_14.py).
+pytestmark = [pytest.mark.integration, pytest.mark.slow, pytest.mark.xdist_group("lesson14")]
 
 
 def needs(*services: str) -> None:

@@ -27,7 +27,9 @@ from tests.notebooks.kernel import LESSONS_DIR, cells_tagged, execute, stream_te
 from tests.notebooks.test_lessons_execute import FILES
 from ticketflow_lab.live_services import SERVICES_ENV, skip_reason
 
-pytestmark = [pytest.mark.notebooks, pytest.mark.slow]
+#: The lesson-14 tests share one xdist worker: each checks that no ``lesson14.*`` queue or key
+#: is left on the shared RabbitMQ and Redis, so two at once would see each other's.
+pytestmark = [pytest.mark.notebooks, pytest.mark.slow, pytest.mark.xdist_group("lesson14")]
 
 STEM = "14-beyond-the-three-lessons"
 LIVE = FILES / STEM / "live"

@@ -14,7 +14,7 @@ import pytest
 
 from tests.notebooks.kernel import LESSONS_DIR
 
-pytestmark = pytest.mark.notebooks
+pytestmark = [pytest.mark.notebooks, pytest.mark.xdist_group("lesson14")]  # see test_lesson_14
 
 CAPTURES = LESSONS_DIR / "captures"
 BROKER_RESTART = CAPTURES / "broker-restart-rabbitmq.txt"

@@ -18,6 +18,10 @@ import pytest
 from grader.runner import ForkServer, Limits, fairwall
 from tests.unit.grader.runner.helpers import run, server_for
 
+#: Busy loops on purpose: run after the parallel part of ``make test``, one at a time, so
+#: they neither slow another test nor are slowed by one.
+pytestmark = pytest.mark.alone
+
 BUSY = "while True:\n    pass\n"
 #: Burns ``{cpu}`` seconds of this process's CPU time, then says so.
 BURN = "import time\nwhile time.process_time() < {cpu}:\n    pass\nprint('burned')\n"
