@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import functools
 from datetime import UTC
 
 from grader.instructor.gradebook.codec import message_from, params_to_json, split_name
@@ -12,7 +13,10 @@ from grader.instructor.gradebook.views import CheckView, ResultView, ReviewView
 from grader.judge.results import CheckResult
 
 
+@functools.cache
 def grader_version() -> str:
+    """The installed course package's version, read once per process (reading the package
+    metadata cost about 1.5 ms, a quarter of a grading's write)."""
     from importlib.metadata import PackageNotFoundError, version
 
     try:

@@ -18,7 +18,7 @@ from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError, OperationalError
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm import Session, lazyload, sessionmaker
 
 from grader.errors import UsageError
 from grader.instructor.gradebook.database import (
@@ -113,7 +113,7 @@ class Gradebook:
         started = time.perf_counter()
         try:
             with self._sessions.begin() as session:
-                _insert(session, entry, self.run_id)
+                _insert(session, [entry], self.run_id)
             return True
         except IntegrityError:
             if not self.mark_current(entry.key):
@@ -131,8 +131,7 @@ class Gradebook:
         started = time.perf_counter()
         try:
             with self._sessions.begin() as session:
-                for entry in entries:
-                    _insert(session, entry, self.run_id)
+                _insert(session, entries, self.run_id)
             return [True] * len(entries)
         except IntegrityError:
             pass
@@ -268,13 +267,36 @@ class Gradebook:
 # -- queries -------------------------------------------------------------------------------
 
 
-def _insert(session: Session, entry: GradingEntry, run_id: int | None) -> None:
-    """The grading's rows (with its checks), made the current one for its key."""
-    grading = grading_row(entry)
-    grading.run_id = run_id
-    session.add(grading)
+def _insert(session: Session, entries: Sequence[GradingEntry], run_id: int | None) -> None:
+    """The gradings' rows (with their checks), each made the current one for its key, in
+    order. One flush inserts them all: an INSERT for the gradings and one for their checks,
+    then one SELECT for the current pointers, whatever the number of entries."""
+    gradings = [grading_row(entry) for entry in entries]
+    for grading in gradings:
+        grading.run_id = run_id
+    session.add_all(gradings)
     session.flush()
-    _point(session, entry.key, grading.id)
+    currents = _currents(session, [entry.key for entry in entries])
+    for entry, grading in zip(entries, gradings, strict=True):
+        _point(session, entry.key, grading.id, currents)
+
+
+def _currents(
+    session: Session, keys: Sequence[GradingKey]
+) -> dict[tuple[str, str], CurrentResult | None]:
+    """The current pointers of ``keys``' (student, exercise) pairs, None where there is none."""
+    pairs = {(key.student, key.exercise) for key in keys}
+    query = (
+        select(CurrentResult)
+        .where(CurrentResult.student.in_({student for student, _ in pairs}))
+        .where(CurrentResult.exercise.in_({exercise for _, exercise in pairs}))
+        .options(lazyload(CurrentResult.grading))
+    )
+    found: dict[tuple[str, str], CurrentResult | None] = dict.fromkeys(pairs)
+    for row in session.scalars(query):
+        if (row.student, row.exercise) in found:
+            found[(row.student, row.exercise)] = row
+    return found
 
 
 def _grading_id(session: Session, key: GradingKey) -> int | None:
@@ -287,15 +309,25 @@ def _grading_id(session: Session, key: GradingKey) -> int | None:
     return session.scalar(query)
 
 
-def _point(session: Session, key: GradingKey, grading_id: int) -> None:
+def _point(
+    session: Session,
+    key: GradingKey,
+    grading_id: int,
+    currents: dict[tuple[str, str], CurrentResult | None] | None = None,
+) -> None:
+    """Make ``grading_id`` current for ``key``; ``currents`` (from ``_currents``) saves the
+    lookup and learns the pointers added here."""
     now = datetime.now(UTC)
-    current = session.get(CurrentResult, (key.student, key.exercise))
+    pair = (key.student, key.exercise)
+    if currents is None:
+        currents = {pair: session.get(CurrentResult, pair)}
+    current = currents[pair]
     if current is None:
-        session.add(
-            CurrentResult(
-                student=key.student, exercise=key.exercise, grading_id=grading_id, updated_at=now
-            )
+        current = CurrentResult(
+            student=key.student, exercise=key.exercise, grading_id=grading_id, updated_at=now
         )
+        session.add(current)
+        currents[pair] = current
     elif current.grading_id != grading_id:
         current.grading_id = grading_id
         current.updated_at = now

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -9,6 +10,7 @@ from sqlalchemy import func, select
 
 from grader.errors import UsageError
 from grader.instructor.gradebook import Gradebook
+from grader.instructor.gradebook.entries import GradingEntry
 from grader.instructor.gradebook.models import CheckRow, Grading
 from grader.judge.results import Message
 from tests.unit.grader.instructor.gradebook.factories import (
@@ -190,3 +192,70 @@ def test_record_all_commits_once(book: Gradebook) -> None:
     event.listen(book.engine, "commit", commits.append)
     book.record_all([code_entry("alice"), code_entry("bob"), code_entry("carol")])
     assert len(commits) == 1
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def either_book(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Gradebook]:
+    """The gradebook on SQLite, and on the local PostgreSQL (skipped, saying so, when it is
+    unreachable)."""
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path / 'gradebook.db'}"
+    else:
+        url = request.getfixturevalue("postgres_url")
+    with Gradebook(url) as opened:
+        yield opened
+
+
+def _statements(book: Gradebook, entries: list[GradingEntry]) -> list[str]:
+    from sqlalchemy import event
+
+    seen: list[str] = []
+
+    def note(*args: object) -> None:
+        seen.append(str(args[2]).split(None, 1)[0])
+
+    event.listen(book.engine, "before_cursor_execute", note)
+    try:
+        book.record_all(entries)
+    finally:
+        event.remove(book.engine, "before_cursor_execute", note)
+    return seen
+
+
+def test_on_postgresql_record_all_sends_as_many_statements_for_six_gradings_as_for_one(
+    postgres_url: str,
+) -> None:
+    """Each statement is a round trip to the server, so a student's six gradings cost what one
+    does: the gradings, their checks, the pointers' lookup, the new pointers. (SQLite, in the
+    process, gets one INSERT per row: it cannot return ids in the order of a batch.)"""
+    with Gradebook(postgres_url) as book:
+        one = _statements(book, [code_entry("alice")])
+        six = _statements(book, [code_entry(f"s{n}") for n in range(6)])
+        assert six == one == ["INSERT", "INSERT", "SELECT", "INSERT"]
+        assert book.grading_count() == 7 and len(book.results()) == 7
+
+
+def test_record_all_makes_the_last_of_each_key_current_in_order(either_book: Gradebook) -> None:
+    either_book.record(code_entry("alice", text="v0\n"))
+    recorded = either_book.record_all(
+        [
+            code_entry("alice", text="v1\n"),
+            code_entry("bob", text="v1\n"),
+            code_entry("alice", text="v2\n", survived=True),
+        ]
+    )
+    assert recorded == [True, True, True]
+    current = {r.student: (r.content, r.mutants) for r in either_book.results()}
+    assert current == {
+        "alice": ("v2\n", {"off_by_one_bound": False}),
+        "bob": ("v1\n", {"off_by_one_bound": True}),
+    }
+    assert either_book.grading_count() == 4
+
+
+def test_record_all_on_either_database_is_exactly_once(either_book: Gradebook) -> None:
+    first, second = code_entry("alice"), code_entry("bob")
+    assert either_book.record_all([first, second]) == [True, True]
+    assert either_book.record_all([second, code_entry("carol")]) == [False, True]
+    assert either_book.grading_count() == 3
+    assert sorted(r.student for r in either_book.results()) == ["alice", "bob", "carol"]
