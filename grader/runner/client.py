@@ -25,14 +25,15 @@ from grader.runner.model import (
     RunRequest,
 )
 from grader.runner.protocol import FrameDecoder, encode, read_messages, write_all
+from grader.runner.spare import GRADER_ROOT, HOST_ENV
 
-_GRADER_ROOT = str(Path(__file__).resolve().parents[2])
+_GRADER_ROOT = GRADER_ROOT
 _BOOTSTRAP = (
     f"import sys; sys.path.insert(0, {_GRADER_ROOT!r}); from grader.runner.host import main; main()"
 )
 #: The host (and so every run) starts from this environment, not the caller's: the student
 #: can read its process's initial environment block (/proc/self/environ) even after scrubbing.
-_HOST_ENV = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8"}
+_HOST_ENV = HOST_ENV
 #: Added to the longest wall limit in flight before the client gives up on the host.
 _ANSWER_SLACK = 15.0
 

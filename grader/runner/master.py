@@ -18,7 +18,6 @@ import json
 import os
 import socket
 import subprocess
-import sys
 import threading
 import weakref
 from collections.abc import Sequence
@@ -26,22 +25,16 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from grader.runner import passfd
-from grader.runner.client import _GRADER_ROOT, _HOST_ENV, ForkServer, host_sys_path
+from grader.runner import passfd, spare
+from grader.runner.client import ForkServer, host_sys_path
 from grader.runner.forked import ForkedHost
 from grader.runner.model import ISOLATION_MODES, RunnerError
+from grader.runner.spare import discard_spare
 
-_BOOTSTRAP = (
-    f"import sys; sys.path.insert(0, {_GRADER_ROOT!r}); "
-    "from grader.runner.master_main import run; run(int(sys.argv[1]))"
-)
 #: Largest packet either side sends (a hello with a long sys.path is the biggest).
 MAX_PACKET = 1 << 20
 
 
-#: The spare master process (``launch_spare``): process, our end, owner pid, and the hello
-#: it was already sent (``greet_spare``), if any.
-_spare: tuple[subprocess.Popen[bytes], socket.socket, int, dict[str, Any] | None] | None = None
 #: Every open ``Master`` of this process (see ``_drop_in_forked_child``).
 _open: weakref.WeakSet[Master] = weakref.WeakSet()
 
@@ -52,22 +45,9 @@ def _drop_in_forked_child() -> None:
     left open would keep a master alive after this process is gone: it ends on EOF."""
     for master in list(_open):
         master._sock.close()
-    if _spare is not None:
-        _spare[1].close()
 
 
 os.register_at_fork(after_in_child=_drop_in_forked_child)
-
-
-def launch_spare() -> None:
-    """Start a master's process now, before anything is known about it (it waits for its
-    hello, so it holds nothing): the next ``Master`` of this process adopts it. A one-shot
-    ``grader check`` calls this first thing, so the master's interpreter start-up overlaps
-    the grader's own imports instead of following them. ``discard_spare`` ends it unused."""
-    global _spare
-    if _spare is None:
-        proc, sock = _launch()
-        _spare = (proc, sock, os.getpid(), None)
 
 
 def greet_spare(
@@ -77,58 +57,30 @@ def greet_spare(
     is still loading the rest of the grader. Only a ``Master`` made later with exactly these
     arguments adopts it; any other ends it and starts a process of its own. Best effort:
     False (and no spare any more) if it could not be sent."""
-    global _spare
-    spare = _spare
-    if spare is None or spare[3] is not None or spare[2] != os.getpid():
+    found = spare.spare()
+    if found is None or found[3] is not None or found[2] != os.getpid():
         return False
     hello = _hello(preload, hide, isolation)
     try:
-        spare[1].settimeout(5.0)
-        spare[1].send(json.dumps(hello).encode())
+        found[1].settimeout(5.0)
+        found[1].send(json.dumps(hello).encode())
     except OSError:
         discard_spare()
         return False
-    _spare = (*spare[:3], hello)
+    spare.set_spare((*found[:3], hello))
     return True
-
-
-def discard_spare() -> None:
-    """End the spare master process if no ``Master`` adopted it."""
-    taken = _take_spare()
-    if taken is not None:
-        _end_spare(*taken[:2])
-
-
-def _end_spare(proc: subprocess.Popen[bytes], sock: socket.socket) -> None:
-    sock.close()
-    proc.kill()  # it holds nothing secret; waiting for it to notice would cost its start-up
-    proc.wait()
-
-
-def _take_spare() -> tuple[subprocess.Popen[bytes], socket.socket, dict[str, Any] | None] | None:
-    global _spare
-    spare, _spare = _spare, None
-    if spare is None:
-        return None
-    proc, sock, owner, greeted = spare
-    if owner != os.getpid():  # inherited through a fork: the parent's, not ours
-        return None
-    if proc.poll() is not None:
-        sock.close()
-        return None
-    return proc, sock, greeted
 
 
 def _adopt_or_launch(hello: dict[str, Any]) -> tuple[subprocess.Popen[bytes], socket.socket, bool]:
     """The spare if it is still unspoken for, or was greeted with this very ``hello`` (then
     True: it is already preloading); else a new process. A spare greeted for another master
     is ended: what it preloads is not what this one needs."""
-    taken = _take_spare()
+    taken = spare.take_spare()
     if taken is not None:
         proc, sock, greeted = taken
         if greeted is None or greeted == hello:
             return proc, sock, greeted is not None
-        _end_spare(proc, sock)
+        spare.end_spare(proc, sock)
     proc, sock = _launch()
     return proc, sock, False
 
@@ -146,23 +98,10 @@ def _hello(preload: Sequence[str], hide: Sequence[str | Path], isolation: str) -
 
 
 def _launch() -> tuple[subprocess.Popen[bytes], socket.socket]:
-    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     try:
-        proc = subprocess.Popen(
-            [sys.executable, "-I", "-c", _BOOTSTRAP, str(theirs.fileno())],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            env=_HOST_ENV,
-            cwd="/",
-            start_new_session=True,
-            pass_fds=(theirs.fileno(),),
-        )
+        return spare.launch()
     except OSError as exc:
-        ours.close()
-        raise RunnerError(f"could not start the master fork server: {exc}") from exc
-    finally:
-        theirs.close()
-    return proc, ours
+        raise RunnerError(str(exc)) from exc
 
 
 class Master:

@@ -37,11 +37,14 @@ def run(args: argparse.Namespace, lang: str, as_json: bool) -> int:
     from grader.app.service import GradingService, GradingSettings
     from grader.errors import exit_code_for
 
-    # The renderer is imported before the check: its import then overlaps the master's
-    # start-up (a one-shot check's master is already importing, see cli._prestart_check).
+    # The renderer is imported, and the report's texts read, before the check: that work then
+    # overlaps the master's start-up (a one-shot check's master is already importing, see
+    # cli._prestart_check) instead of following the last run.
+    from grader.judge.texts import registered_texts
     from grader.render.json_out import report_to_dict
     from grader.render.text import report_to_text
 
+    registered_texts()
     settings = GradingSettings.from_env(root=args.root, lang=lang)
     with GradingService(settings) as service:
         report = service.check(args.exercise, args.path).report

@@ -56,3 +56,34 @@ def test_grading_a_database_exercise_leaves_sqlalchemy_to_the_oracle_process() -
         "assert code == 0 and json.loads(out.getvalue())['status'] == 'passed', out.getvalue()\n"
     )
     assert _heavy(_modules_after("import json\n" + code)) == set()
+
+
+def test_the_spare_master_is_launched_before_the_runner_loads() -> None:
+    # ``grader check`` launches its master first thing (cli.main): by then only the CLI's own
+    # module and the spare launcher may be loaded, so the master's start-up overlaps the rest.
+    modules = _modules_after("import grader.frontends.cli\nimport grader.runner.spare")
+    grader_modules = {name for name in modules if name.startswith("grader")}
+    assert grader_modules == {
+        "grader",
+        "grader.frontends",
+        "grader.frontends.cli",
+        "grader.runner",
+        "grader.runner.spare",
+    }
+
+
+def test_the_runner_package_still_hands_out_its_names() -> None:
+    code = (
+        "from grader.runner import ForkServer, Limits, Master, Recorder, RunnerError, run_once\n"
+        "import grader.runner as runner\n"
+        "from grader.runner import client, master, model\n"
+        "assert runner.Master is master.Master and runner.ForkServer is client.ForkServer\n"
+        "assert Limits is model.Limits and RunnerError is model.RunnerError\n"
+        "try:\n"
+        "    runner.NoSuchName\n"
+        "except AttributeError as e:\n"
+        "    assert 'NoSuchName' in str(e)\n"
+        "else:\n"
+        "    raise SystemExit('an unknown name was handed out')\n"
+    )
+    assert "grader.runner.client" in _modules_after(code)

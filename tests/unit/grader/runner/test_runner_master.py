@@ -111,40 +111,44 @@ def test_master_start_failures_are_runner_errors() -> None:
 
 
 def test_a_master_adopts_the_spare_process_started_before_it() -> None:
-    from grader.runner import master as master_module
+    from grader.runner import spare as spare_module
 
-    master_module.launch_spare()
-    assert master_module._spare is not None
-    spare_pid = master_module._spare[0].pid
+    spare_module.launch_spare()
+    found = spare_module.spare()
+    assert found is not None
+    spare_pid = found[0].pid
     with Master(isolation="rlimits") as adopted:
         assert adopted.pid == spare_pid
         with adopted.server() as server:
             assert run(server, "print('ok')").stdout == "ok\n"
-    assert master_module._spare is None
+    assert spare_module.spare() is None
     with Master(isolation="rlimits") as fresh:  # no spare left: a new process
         assert fresh.pid != spare_pid
 
 
 def test_an_unused_spare_is_ended_and_a_forked_child_never_adopts_it() -> None:
-    from grader.runner import master as master_module
+    from grader.runner import spare as spare_module
 
-    master_module.launch_spare()
-    assert master_module._spare is not None
-    proc, sock, _, greeted = master_module._spare
-    master_module._spare = (proc, sock, os.getpid() + 1, greeted)  # as a forked child sees it
-    assert master_module._take_spare() is None
-    master_module._spare = (proc, sock, os.getpid(), greeted)
-    master_module.discard_spare()
+    spare_module.launch_spare()
+    found = spare_module.spare()
+    assert found is not None
+    proc, sock, _, greeted = found
+    spare_module.set_spare((proc, sock, os.getpid() + 1, greeted))  # as a forked child sees it
+    assert spare_module.take_spare() is None
+    spare_module.set_spare((proc, sock, os.getpid(), greeted))
+    spare_module.discard_spare()
     assert proc.poll() is not None, "the spare master process is still running"
-    assert master_module._spare is None
+    assert spare_module.spare() is None
 
 
 def test_a_greeted_spare_is_adopted_by_the_master_it_was_greeted_for() -> None:
     from grader.runner import master as master_module
+    from grader.runner import spare as spare_module
 
-    master_module.launch_spare()
-    assert master_module._spare is not None
-    spare_pid = master_module._spare[0].pid
+    spare_module.launch_spare()
+    found = spare_module.spare()
+    assert found is not None
+    spare_pid = found[0].pid
     assert master_module.greet_spare(preload=["decimal"], isolation="rlimits")
     assert not master_module.greet_spare(preload=["decimal"], isolation="rlimits")  # once
     with Master(preload=["decimal"], isolation="rlimits") as adopted:
@@ -157,14 +161,16 @@ def test_a_spare_greeted_for_another_master_is_ended_never_adopted(tmp_path: Pat
     """The attack: a spare greeted early with a hide list that misses a secret (a stale
     guess at the course root) must not serve a master that hides it."""
     from grader.runner import master as master_module
+    from grader.runner import spare as spare_module
 
     require_namespaces()  # skips: "requires Linux namespaces, not available here: ..."
     secret = tmp_path / "solutions"
     secret.mkdir()
     (secret / "answer.py").write_text("ANSWER = 42\n")
-    master_module.launch_spare()
-    assert master_module._spare is not None
-    spare = master_module._spare[0]
+    spare_module.launch_spare()
+    found = spare_module.spare()
+    assert found is not None
+    spare = found[0]
     assert master_module.greet_spare(preload=["decimal"], isolation="namespaces")
     with Master(preload=["decimal"], hide=[secret], isolation="namespaces") as other:
         assert other.pid != spare.pid
@@ -172,4 +178,4 @@ def test_a_spare_greeted_for_another_master_is_ended_never_adopted(tmp_path: Pat
         with other.server() as server:
             probe = f"import os; print(os.listdir({str(secret)!r}))"
             assert "answer.py" not in run(server, probe).stdout
-    assert master_module._spare is None
+    assert spare_module.spare() is None
