@@ -1028,6 +1028,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "正在停止：不再分派学生；正在进行的运行还有 {seconds} 秒完成，之后会被取消。再按一次 Ctrl-C 立即停止。",
         "en": "Stopping: no further student is handed out; the runs in flight get {seconds} s to finish, then are cancelled. Press Ctrl-C again to stop at once.",
     },
+    "batch.stopping_broker": {
+        "zh": "正在停止：不再等待；本次运行中还没有 worker 完成的任务将被撤销并从队列中清除，worker 正在评分的学生会评完并记录。再按一次 Ctrl-C 立即停止。",
+        "en": "Stopping: no more waiting; the run's tasks that no worker has finished are revoked and taken off the queue, and a student a worker is grading now is finished and recorded. Press Ctrl-C again to stop at once.",
+    },
+    "batch.revoked_on_stop": {
+        "zh": "已停止：本次运行中 {count} 个未完成的任务已撤销，其中 {purged} 个已从队列中清除（之后不会再被评分）。再次运行 grade 即可为这些学生评分。",
+        "en": "Stopped: {count} unanswered tasks of this run were revoked and {purged} of them purged from the queue (none will be graded later). Run grade again to grade those students.",
+    },
     "batch.dry_summary": {
         "zh": "试运行：将评分 {grade} 个，拒绝 {refuse} 个，跳过 {skip} 个；没有写入任何东西。",
         "en": "Dry run: {grade} to grade, {refuse} refused, {skip} skipped; nothing was written.",

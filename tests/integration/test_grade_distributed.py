@@ -188,6 +188,41 @@ def test_no_worker_consuming_is_exit_2_after_the_wait_timeout(
     assert _queued_runs(rabbitmq_vhost.url) == [other_run]
 
 
+def test_ctrl_c_ends_the_wait_and_takes_the_runs_tasks_off_the_queue(
+    tmp_path: Path, rabbitmq_vhost: RabbitMQVhost
+) -> None:
+    """No worker consumes: Ctrl-C after the students are queued exits 130 at once, and the
+    run's tasks are revoked and purged (another run's message stays), so no worker that
+    starts later grades them behind the instructor's back."""
+    make_class(tmp_path / "submissions", tmp_path / "gradebook.db", ["reference", "reference"])
+    other_run = _foreign_message(rabbitmq_vhost.url)
+    process = subprocess.Popen(
+        [*grader_command(), "grade", "submissions", "--broker", rabbitmq_vhost.url, "--lang", "en"],
+        cwd=tmp_path,
+        env=environment(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stderr is not None
+    said = []
+    for line in process.stderr:  # the notes are whole lines on stderr
+        said.append(line)
+        if "Queued 2 student(s)" in line:
+            break
+    interrupted = time.monotonic()
+    process.send_signal(signal.SIGINT)
+    _, rest = process.communicate(timeout=60)
+    stderr = "".join(said) + rest
+    assert process.returncode == 130, stderr
+    assert time.monotonic() - interrupted < 15, stderr
+    assert "Stopping: no more waiting" in stderr
+    assert "Stopped: 2 unanswered tasks of this run were revoked and 2 of them purged" in stderr
+    assert "Traceback" not in stderr
+    assert rabbitmq_vhost.counts(QUEUE).ready == 1  # only the other run's message is left
+    assert _queued_runs(rabbitmq_vhost.url) == [other_run]
+
+
 def _foreign_message(url: str) -> str:
     from grader.instructor.batch.celery_app import TASK_NAME, create_batch_app
 

@@ -6,12 +6,15 @@ from __future__ import annotations
 import time
 import uuid
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from grader.errors import UsageError
 from grader.instructor.batch.interrupt import StopRequest
 from grader.instructor.batch.layout import StudentSource
 from grader.instructor.batch.plan import BatchPlan, StudentOutcome
+
+if TYPE_CHECKING:
+    from grader.instructor.gradebook import Gradebook
 
 POLL_SECONDS = 0.5
 #: After this long without any finished student, say whether any worker answers.
@@ -54,8 +57,10 @@ def grade_distributed(
     note: Callable[[str, dict[str, str | int]], None],
     stop: StopRequest,
 ) -> list[StudentOutcome]:
-    """Queue every student, then wait for them; a stop request ends the wait (the tasks
-    already queued stay queued: workers finish them, and a re-run records nothing twice)."""
+    """Queue every student, then wait for them. A stop request (Ctrl-C) or ``wait_timeout``
+    without progress ends the wait, and the run's unanswered tasks are revoked and taken off
+    the queue, so no worker grades them later; a student a worker is grading already is
+    finished and recorded (a re-run records nothing twice)."""
     from grader.instructor.batch.celery_app import QUEUE, TASK_NAME, create_batch_app
     from grader.instructor.gradebook import Gradebook
 
@@ -77,10 +82,7 @@ def grade_distributed(
     warned = False
     with Gradebook(db_url) as book:
         while len(outcomes) < len(students) and not stop.requested:
-            finished = book.finished_tasks(run_id)
-            for student in sorted(set(finished) - set(outcomes)):
-                outcomes[student] = StudentOutcome.from_json(finished[student])
-                on_done(outcomes[student])
+            if _collect(book, run_id, outcomes, on_done):
                 last_progress = time.monotonic()
             if len(outcomes) == len(students):
                 break
@@ -90,11 +92,7 @@ def grade_distributed(
                 if not workers_answering(app):
                     note("batch.waiting_workers", {"url": shown_url(broker)})
             if now - last_progress > wait_timeout:
-                from grader.instructor.batch.abandon import abandon
-
-                unanswered = [task_ids[s.student] for s in students if s.student not in outcomes]
-                revoked, purged = abandon(app, QUEUE, run_id, unanswered)
-                note("batch.revoked", {"count": revoked, "purged": purged})
+                _abandon_rest(app, run_id, task_ids, outcomes, note, "batch.revoked")
                 raise UsageError(
                     "error.no_worker",
                     url=shown_url(broker),
@@ -104,4 +102,39 @@ def grade_distributed(
                     workers=workers_answering(app),
                 )
             time.sleep(POLL_SECONDS)
+        if len(outcomes) < len(students):  # stopped: what finished meanwhile still counts
+            _collect(book, run_id, outcomes, on_done)
+            _abandon_rest(app, run_id, task_ids, outcomes, note, "batch.revoked_on_stop")
     return [outcomes[source.student] for source in students if source.student in outcomes]
+
+
+def _collect(
+    book: Gradebook,
+    run_id: str,
+    outcomes: dict[str, StudentOutcome],
+    on_done: Callable[[StudentOutcome], None],
+) -> bool:
+    """Add the students the workers finished since the last look; True if there were any."""
+    finished = book.finished_tasks(run_id)
+    new = sorted(set(finished) - set(outcomes))
+    for student in new:
+        outcomes[student] = StudentOutcome.from_json(finished[student])
+        on_done(outcomes[student])
+    return bool(new)
+
+
+def _abandon_rest(
+    app: Any,
+    run_id: str,
+    task_ids: dict[str, str],
+    outcomes: dict[str, StudentOutcome],
+    note: Callable[[str, dict[str, str | int]], None],
+    message_id: str,
+) -> None:
+    """Revoke the run's tasks no worker finished and purge them from the queue; say so."""
+    from grader.instructor.batch.abandon import abandon
+    from grader.instructor.batch.celery_app import QUEUE
+
+    unanswered = [task for student, task in task_ids.items() if student not in outcomes]
+    revoked, purged = abandon(app, QUEUE, run_id, unanswered)
+    note(message_id, {"count": revoked, "purged": purged})

@@ -159,7 +159,8 @@ def grade_class(
             )
             db_url = book.url.render_as_string(hide_password=False)
             with stop_on_signals() as stop:
-                stop.announce = lambda: note("batch.stopping", {"seconds": round(GRACE_SECONDS)})
+                stopping = "batch.stopping_broker" if options.broker else "batch.stopping"
+                stop.announce = lambda: note(stopping, {"seconds": round(GRACE_SECONDS)})
                 try:
                     outcomes = _dispatch(
                         options, discovery, plan, db_url, scratch, progress, note, book, stop
