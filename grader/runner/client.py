@@ -25,15 +25,12 @@ from grader.runner.model import (
     RunRequest,
 )
 from grader.runner.protocol import FrameDecoder, encode, read_messages, write_all
-from grader.runner.spare import GRADER_ROOT, HOST_ENV
+from grader.runner.spare import GRADER_ROOT, start_interpreter
 
 _GRADER_ROOT = GRADER_ROOT
 _BOOTSTRAP = (
     f"import sys; sys.path.insert(0, {_GRADER_ROOT!r}); from grader.runner.host import main; main()"
 )
-#: The host (and so every run) starts from this environment, not the caller's: the student
-#: can read its process's initial environment block (/proc/self/environ) even after scrubbing.
-_HOST_ENV = HOST_ENV
 #: Added to the longest wall limit in flight before the client gives up on the host.
 _ANSWER_SLACK = 15.0
 
@@ -64,13 +61,10 @@ class ForkServer:
         self._setup(preload, hide)
         self._fd_channel, host_channel = passfd.pair()
         try:
-            self._proc: HostProcess = subprocess.Popen(
-                [sys.executable, "-I", "-c", _BOOTSTRAP],
+            self._proc: HostProcess = start_interpreter(
+                _BOOTSTRAP,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
-                env=_HOST_ENV,
-                cwd="/",
-                start_new_session=True,
                 pass_fds=(host_channel.fileno(),),
             )
         except OSError as exc:

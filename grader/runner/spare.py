@@ -16,7 +16,9 @@ from typing import Any
 
 #: The folder holding the ``grader`` package (put first on the master's and hosts' path).
 GRADER_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.realpath(__file__))))
-#: The whole environment of a master or host process: nothing of the grader's leaks in.
+#: The whole environment of a master or host process (and so of every run), never the
+#: caller's: a student can read its process's initial environment block (/proc/self/environ)
+#: even after scrubbing.
 HOST_ENV = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8"}
 BOOTSTRAP = (
     f"import sys; sys.path.insert(0, {GRADER_ROOT!r}); "
@@ -32,17 +34,31 @@ class LaunchError(OSError):
     """The master's interpreter could not be started."""
 
 
+def start_interpreter(
+    code: str, *args: str, stdin: int, stdout: int, pass_fds: tuple[int, ...]
+) -> subprocess.Popen[bytes]:
+    """``python -I -c code args`` in a session of its own, at ``/``, with ``HOST_ENV`` as its
+    whole environment: how a master or a runner host starts."""
+    return subprocess.Popen(
+        [sys.executable, "-I", "-c", code, *args],
+        stdin=stdin,
+        stdout=stdout,
+        env=HOST_ENV,
+        cwd="/",
+        start_new_session=True,
+        pass_fds=pass_fds,
+    )
+
+
 def launch() -> tuple[subprocess.Popen[bytes], socket.socket]:
     """A new master process, waiting for its hello on the returned socket."""
     ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     try:
-        proc = subprocess.Popen(
-            [sys.executable, "-I", "-c", BOOTSTRAP, str(theirs.fileno())],
+        proc = start_interpreter(
+            BOOTSTRAP,
+            str(theirs.fileno()),
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
-            env=HOST_ENV,
-            cwd="/",
-            start_new_session=True,
             pass_fds=(theirs.fileno(),),
         )
     except OSError as exc:
