@@ -46,8 +46,8 @@ for name in os.listdir(f"/proc/{supervisor}/fd"):
         os.close(fd)
     except OSError:
         pass
+print("done", flush=True)  # before the kill: the host may end the run the moment it sees it
 os.kill(supervisor, signal.SIGKILL)
-print("done")
 """
 KILL_THE_HOST = """
 supervisor = os.getppid()
