@@ -63,7 +63,7 @@ def launch() -> tuple[subprocess.Popen[bytes], socket.socket]:
         )
     except OSError as exc:
         ours.close()
-        raise LaunchError(exc.errno, f"could not start the master fork server: {exc}") from exc
+        raise LaunchError(f"could not start the master fork server: {exc}") from exc
     finally:
         theirs.close()
     return proc, ours

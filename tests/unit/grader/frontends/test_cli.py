@@ -135,3 +135,24 @@ def test_messages_that_had_no_text_have_it_in_both_languages(key: str) -> None:
 
     for lang in ("zh", "en"):
         assert catalogue(lang).get(key), (lang, key)
+
+
+def test_a_master_that_cannot_start_is_a_message_not_a_traceback(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """No process can be started (a fork limit): the spare launched first thing fails, and so
+    does the check's own master; the student reads why, with exit 3."""
+    from grader.runner import spare
+
+    def no_process() -> None:
+        raise spare.LaunchError("could not start the master fork server: [Errno 11] ...")
+
+    monkeypatch.setattr(spare, "launch", no_process)
+    solution = Path(__file__).resolve().parents[4] / "solutions" / "EX-11-01"
+    probe = next(solution.glob("*.py"))
+    code = main(["check", "EX-11-01", "--path", str(probe), "--lang", "en"])
+    captured = capsys.readouterr()
+    assert code == 3, captured
+    assert "could not start the master fork server" in captured.err
+    assert "Traceback" not in captured.err
+    assert spare.spare() is None
