@@ -90,14 +90,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     if given[:1] == ["check"]:
         from grader.runner.spare import discard_spare, launch_spare
 
-        with contextlib.suppress(OSError):  # no spare: the check's own master says why
-            launch_spare()  # its start-up overlaps what follows (see launch_spare)
-        _prestart_check(given[1:])
         try:
+            with contextlib.suppress(OSError):  # no spare: the check's own master says why
+                launch_spare()  # its start-up overlaps what follows (see launch_spare)
+            _prestart_check(given[1:])
             return _main(given)
+        except KeyboardInterrupt:  # in the first milliseconds, before _main can catch it
+            return _interrupted(given)
         finally:
             discard_spare()
     return _main(given)
+
+
+def _interrupted(argv: Sequence[str]) -> int:
+    """Ctrl-C before the parser ran: the usual message, in the ``--lang`` asked for."""
+    from grader.errors import EXIT_INTERRUPTED
+    from grader.frontends.commands.common import emit
+    from grader.render.catalog import render_message, resolve_lang
+
+    words = list(argv)
+    asked = next((w.partition("=")[2] for w in words if w.startswith("--lang=")), None)
+    if "--lang" in words[:-1]:
+        asked = words[words.index("--lang") + 1]
+    emit(render_message("error.interrupted", {}, resolve_lang(asked)), sys.stderr)
+    return EXIT_INTERRUPTED
 
 
 def _prestart_check(argv: Sequence[str]) -> None:

@@ -1033,8 +1033,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Stopping: no more waiting; the run's tasks that no worker has finished are revoked and taken off the queue, and a student a worker is grading now is finished and recorded. Press Ctrl-C again to stop at once.",
     },
     "batch.revoked_on_stop": {
-        "zh": "已停止：本次运行中 {count} 个未完成的任务已撤销，其中 {purged} 个已从队列中清除（之后不会再被评分）。再次运行 grade 即可为这些学生评分。",
-        "en": "Stopped: {count} unanswered tasks of this run were revoked and {purged} of them purged from the queue (none will be graded later). Run grade again to grade those students.",
+        "zh": "已停止：本次运行中 {count} 个未完成的任务已撤销，其中 {purged} 个已从队列中清除；worker 此刻正在评分的学生仍会评完并记录。再次运行 grade 即可为其余学生评分。",
+        "en": "Stopped: {count} unanswered tasks of this run were revoked and {purged} of them purged from the queue; a student a worker was grading at that moment is still finished and recorded. Run grade again to grade the rest.",
     },
     "batch.dry_summary": {
         "zh": "试运行：将评分 {grade} 个，拒绝 {refuse} 个，跳过 {skip} 个；没有写入任何东西。",

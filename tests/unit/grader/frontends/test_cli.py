@@ -156,3 +156,23 @@ def test_a_master_that_cannot_start_is_a_message_not_a_traceback(
     assert "could not start the master fork server" in captured.err
     assert "Traceback" not in captured.err
     assert spare.spare() is None
+
+
+def test_ctrl_c_in_the_first_milliseconds_of_a_check_is_exit_130_without_a_traceback(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Ctrl-C while the spare master is greeted (before the parser, and so before ``_main``'s
+    own handler, runs) still ends with the usual message and exit 130, and no spare is left."""
+    from grader.frontends import cli
+    from grader.runner import spare
+
+    def interrupted(_argv: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "_prestart_check", interrupted)
+    code = main(["check", "EX-11-01", "--lang", "en"])
+    captured = capsys.readouterr()
+    assert code == 130
+    assert captured.err.strip() == "Interrupted."
+    assert "Traceback" not in captured.err
+    assert spare.spare() is None
