@@ -108,30 +108,31 @@ def _interrupted(argv: Sequence[str]) -> int:
     from grader.frontends.commands.common import emit
     from grader.render.catalog import render_message, resolve_lang
 
-    words = list(argv)
-    asked = next((w.partition("=")[2] for w in words if w.startswith("--lang=")), None)
-    if "--lang" in words[:-1]:
-        asked = words[words.index("--lang") + 1]
-    emit(render_message("error.interrupted", {}, resolve_lang(asked)), sys.stderr)
+    emit(render_message("error.interrupted", {}, resolve_lang(_peek(argv)[2])), sys.stderr)
     return EXIT_INTERRUPTED
+
+
+def _peek(argv: Sequence[str]) -> tuple[str | None, str | None, str | None]:
+    """``check``'s exercise, ``--root`` and ``--lang``, read cheaply from argv before the
+    parser (it would load every command); anything wrong is for the parser to say."""
+    exercise = None
+    options: dict[str, str | None] = {}
+    words = iter(argv)
+    for word in words:
+        name, equals, value = word.partition("=")
+        if name in ("--root", "--path", "--lang"):
+            options[name] = value if equals else next(words, None)
+        elif not word.startswith("-") and exercise is None:
+            exercise = word
+    return exercise, options.get("--root"), options.get("--lang")
 
 
 def _prestart_check(argv: Sequence[str]) -> None:
     """Before the rest of the grader loads: the spare master gets its hello (and starts its
     imports) when ``check``'s arguments name an exercise; whatever is wrong with them,
-    ``_main`` says it (nothing is printed here). A cheap reading of argv, not the parser (it
-    would load every command): a wrong guess costs only time, since a master adopts only a
-    spare greeted with exactly its own hello."""
-    exercise, root = None, None
-    words = iter(argv)
-    for word in words:
-        if word in ("--root", "--path", "--lang"):
-            value = next(words, None)
-            root = value if word == "--root" else root
-        elif word.startswith("--root="):
-            root = word.partition("=")[2]
-        elif not word.startswith("-") and exercise is None:
-            exercise = word
+    ``_main`` says it (nothing is printed here). A wrong guess by ``_peek`` costs only time:
+    a master adopts only a spare greeted with exactly its own hello."""
+    exercise, root, _ = _peek(argv)
     if exercise is None:
         return
     try:

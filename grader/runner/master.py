@@ -29,7 +29,6 @@ from grader.runner import passfd, spare
 from grader.runner.client import ForkServer, host_sys_path
 from grader.runner.forked import ForkedHost
 from grader.runner.model import ISOLATION_MODES, RunnerError
-from grader.runner.spare import discard_spare
 
 #: Largest packet either side sends (a hello with a long sys.path is the biggest).
 MAX_PACKET = 1 << 20
@@ -57,18 +56,7 @@ def greet_spare(
     is still loading the rest of the grader. Only a ``Master`` made later with exactly these
     arguments adopts it; any other ends it and starts a process of its own. Best effort:
     False (and no spare any more) if it could not be sent."""
-    found = spare.spare()
-    if found is None or found[3] is not None or found[2] != os.getpid():
-        return False
-    hello = _hello(preload, hide, isolation)
-    try:
-        found[1].settimeout(5.0)
-        found[1].send(json.dumps(hello).encode())
-    except OSError:
-        discard_spare()
-        return False
-    spare.set_spare((*found[:3], hello))
-    return True
+    return spare.greet(_hello(preload, hide, isolation))
 
 
 def _adopt_or_launch(hello: dict[str, Any]) -> tuple[subprocess.Popen[bytes], socket.socket, bool]:

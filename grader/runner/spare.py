@@ -8,6 +8,7 @@ its hello; ``grader.runner.master`` greets it, adopts it or ends it.
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import subprocess
@@ -78,6 +79,22 @@ def launch_spare() -> None:
     if _spare is None:
         proc, sock = launch()
         _spare = (proc, sock, os.getpid(), None)
+
+
+def greet(hello: dict[str, Any]) -> bool:
+    """Send this process's unspoken-for spare its ``hello`` (once); False if there is none
+    or it could not be sent (then it is ended)."""
+    global _spare
+    if _spare is None or _spare[3] is not None or _spare[2] != os.getpid():
+        return False
+    try:
+        _spare[1].settimeout(5.0)
+        _spare[1].send(json.dumps(hello).encode())
+    except OSError:
+        discard_spare()
+        return False
+    _spare = (*_spare[:3], hello)
+    return True
 
 
 def spare() -> Spare | None:

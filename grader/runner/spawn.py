@@ -28,6 +28,7 @@ Every forked branch ends in ``os._exit``: nothing may ever return into the host'
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import select
 import signal
@@ -120,14 +121,16 @@ def _launch_namespaced(
     return Launched(pid, reads[0], reads[1], reads[2], reads[3], None, lifeline[1])
 
 
-_own_pid_namespace: list[int] = []
+@functools.cache
+def _own_pid_namespace() -> int:
+    """The host's own pid namespace, opened on first use (its unshare(CLONE_NEWPID) moves
+    only its children, never the host itself)."""
+    return os.open("/proc/self/ns/pid", os.O_RDONLY | os.O_CLOEXEC)
 
 
 def _back_to_own_pid_namespace() -> None:
     """The host's later children (the next run's B) must not land in this run's namespace."""
-    if not _own_pid_namespace:
-        _own_pid_namespace.append(os.open("/proc/self/ns/pid", os.O_RDONLY | os.O_CLOEXEC))
-    sandbox.setns(_own_pid_namespace[0], sandbox.CLONE_NEWPID)
+    sandbox.setns(_own_pid_namespace(), sandbox.CLONE_NEWPID)
 
 
 def _guarded(stat_w: int, body: Callable[[], object]) -> NoReturn:
