@@ -45,6 +45,7 @@ class Host:
         self.decoder = FrameDecoder()
         self.outbuf = bytearray()
         self.runs: dict[int, Run] = {}  # by top pid
+        self.inits: dict[int, Run] = {}  # "namespaces": by the pid of the run's PID 1
         self.by_fd: dict[int, Run] = {}
         self.pending: collections.deque[tuple[int, RunRequest]] = collections.deque()
         self.closing = False
@@ -135,6 +136,7 @@ class Host:
     def _forget(self) -> None:
         """In a freshly forked run: drop other runs' requests from our copy of the host."""
         self.runs.clear()
+        self.inits.clear()
         self.by_fd.clear()
         self.pending.clear()
         self.outbuf = bytearray()
@@ -164,6 +166,8 @@ class Host:
         channel = ChannelReader(request.limits.record_bytes)
         run = Run(rid, request, proc, time.monotonic(), fds, channel, group=group)
         self.runs[proc.top] = run
+        if proc.init is not None:
+            self.inits[proc.init] = run
         for fd in fds:
             os.set_blocking(fd, False)
             self.by_fd[fd] = run
@@ -204,22 +208,34 @@ class Host:
     def _kill(self, run: Run, reason: str) -> None:
         if run.kill_reason is None:
             run.kill_reason = reason
+        self._end_namespace(run)
         for target in (run.proc.top, -(run.student_pid or 0)):
             if target:
                 with contextlib.suppress(OSError):
                     os.kill(target, signal.SIGKILL)
 
+    def _end_namespace(self, run: Run) -> None:
+        """ "namespaces": kill the run's PID 1, and with it every process of the run."""
+        init = run.proc.init
+        if init is not None and self.inits.get(init) is run:
+            with contextlib.suppress(OSError):
+                os.kill(init, signal.SIGKILL)
+
     def _reap(self) -> None:
         while True:
             try:
-                pid, status = os.waitpid(-1, os.WNOHANG)
+                pid, status, usage = os.wait4(-1, os.WNOHANG)
             except ChildProcessError:
                 return
             if pid == 0:
                 return
+            if self.inits.pop(pid, None) is not None:
+                continue  # a run's PID 1 (its pid is free from now on: never signal it again)
             run = self.runs.get(pid)
             if run is not None and run.top_status is None:
                 run.top_status, run.ended = status, time.monotonic()
+                run.usage = (usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024)
+                self._end_namespace(run)  # the student's process is gone: so is all it left
 
     def _check_runs(self) -> None:
         now = time.monotonic()
@@ -240,6 +256,7 @@ class Host:
                 if fd in run.open_fds:
                     self._close_fd(run, fd)
             del self.runs[run.proc.top]
+            self._end_namespace(run)  # normally already dead: only on an early end
             if run.proc.lifeline is not None:
                 os.close(run.proc.lifeline)
             if run.proc.workdir:
@@ -350,6 +367,8 @@ def main() -> None:
         sandbox.prctl(sandbox.PR_SET_CHILD_SUBREAPER, 1)
         host = Host(in_fd, out_fd, mode, hide)
         host.fd_channel = int(hello.get("fd_channel", -1))
+        if host.fd_channel >= 0:
+            os.set_inheritable(host.fd_channel, False)  # never into a run's exec'd PID 1
     except BaseException as exc:
         text = str(exc) if isinstance(exc, RunnerError) else traceback.format_exc()
         write_all(out_fd, encode({"op": "fatal", "message": text}))

@@ -43,6 +43,7 @@ def receive(channel_fd: int, rid: int) -> int:
         for fd in fds:
             _close(fd)
         raise ValueError(f"expected one descriptor for run {rid}, got {data!r} with {len(fds)}")
+    os.set_inheritable(fds[0], False)  # the run's PID 1 is exec'd: it must not hold it
     return fds[0]
 
 

@@ -1,8 +1,9 @@
 """Turn what the host collected about a finished run into a ``result`` (or ``error``) message.
 
-Exit status, signal and rusage come from the supervisor's status pipe (trusted: written by
-root code the student cannot touch in "namespaces" mode), falling back to the host's own
-waitpid. ``uncaught`` is a channel claim and is only kept when the exit status is 1.
+Exit status, signal and rusage: in "namespaces" mode the host's own ``wait4`` of the
+student's process (its child); in "rlimits" mode the supervisor's status pipe, falling back
+to the host's own waitpid of the supervisor. ``uncaught`` is a channel claim and is only
+kept when the exit status is 1.
 """
 
 from __future__ import annotations
@@ -31,8 +32,8 @@ def finish(run: Run, mode: str) -> dict[str, Any]:
     exit_code: int | None = None
     sig: int | None = None
     kill_reason = run.kill_reason
-    raw = status.get("exit")
-    if isinstance(raw, int):  # the supervisor saw the student's main process end by itself
+    raw, cpu, maxrss = _ended(run, status, mode)
+    if isinstance(raw, int):  # the student's main process ended by itself
         exit_code, sig = _decode(raw)
         if kill_reason == "wall":
             kill_reason = None
@@ -40,7 +41,6 @@ def finish(run: Run, mode: str) -> dict[str, Any]:
         sig = signal.SIGKILL
     elif run.top_status is not None:  # supervisor gone without a report (rlimits: killed)
         exit_code, sig = _decode(run.top_status)
-    cpu = status.get("cpu")
     limits = run.request.limits
     uncaught = channel.uncaught if exit_code == 1 else None
     obs = Observations(
@@ -59,10 +59,21 @@ def finish(run: Run, mode: str) -> dict[str, Any]:
         records_dropped=channel.dropped,
         records_truncated=channel.truncated,
         cpu_time=cpu,
-        max_rss_bytes=status.get("maxrss"),
+        max_rss_bytes=maxrss,
         cpu_wait_seconds=None if run.waited is None else round(run.waited, 3),
     )
     return {"op": "result", "id": run.rid, "observations": obs.to_json()}
+
+
+def _ended(run: Run, status: dict[str, Any], mode: str) -> tuple[Any, Any, Any]:
+    """(wait status of the student's main process if it ended by itself, CPU s, max RSS)."""
+    if mode != "namespaces":
+        return status.get("exit"), status.get("cpu"), status.get("maxrss")
+    raw, (cpu, maxrss) = run.top_status, run.usage or (None, None)
+    killed = raw is not None and os.WIFSIGNALED(raw) and os.WTERMSIG(raw) == signal.SIGKILL
+    if killed and run.kill_reason is not None:
+        raw = None  # the host's kill ended it (the namespace's end), not the student
+    return raw, cpu, maxrss
 
 
 #: Each status field and the test its value must pass; anything else on the pipe is ignored.

@@ -22,7 +22,9 @@ class Run:
     out_truncated: bool = False
     err_truncated: bool = False
     status_lines: bytearray = field(default_factory=bytearray)
+    #: The host's own ``wait4`` of the top process: its status, and (CPU s, max RSS bytes).
     top_status: int | None = None
+    usage: tuple[float, int] | None = None
     ended: float | None = None
     kill_reason: str | None = None
     student_pid: int | None = None

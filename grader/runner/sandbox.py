@@ -12,8 +12,8 @@ when it forked are readable by the student's code. Only the host's own observati
 
 "namespaces" (root; default when available). Per run: new mount, PID, network, IPC and UTS
 namespaces; the student runs as ``nobody`` (65534, no supplementary groups, no
-capabilities, ``PR_SET_NO_NEW_PRIVS``, own user namespace and session keyring) in a child of
-the namespace's PID 1.
+capabilities, ``PR_SET_NO_NEW_PRIVS``, own user namespace and session keyring) as PID 2,
+beside the namespace's PID 1 (``INIT``, root; see ``grader.runner.spawn``).
 
 * Prevents: writing anything persistent (every mount is read-only; /tmp, /var/tmp and
   /dev/shm are fresh size-limited tmpfs discarded with the run, /dev/pts a fresh devpts);
@@ -23,10 +23,12 @@ the namespace's PID 1.
   connecting to local services' unix sockets under /run (an empty tmpfs covers /run);
   seeing or signalling processes outside the run, including the other run executing in
   parallel; sharing kernel keyrings or an RLIMIT_NPROC budget with other runs (fresh user
-  namespace); ptracing, signalling or reading the fds of the root supervisor (PID 1 of the
-  namespace), so the exit status and rusage it reports are truthful; leaving processes
-  behind: when the student's main process exits or the host kills the run, PID 1 exits and
-  the kernel kills every process of the namespace (setsid, double fork, daemon threads).
+  namespace); signalling, ptracing or reading the fds, root, cwd or environment of PID 1
+  (root's process; its mounts and sockets are the run's own); forging its exit status or
+  rusage (the student's process is the host's child: the host's own ``wait4``); leaving
+  processes behind: when the student's main process exits or the host kills the run, the
+  host kills PID 1 and the kernel kills every process of the namespace (setsid, double
+  fork, daemon threads); if the host dies, PID 1 reads EOF on its lifeline and exits.
 * Leaves open: reading every world-readable file that is not hidden (the course tree, the
   venv, /etc); CPU and memory up to the rlimits, and RLIMIT_AS is per process, so up to
   ``max_processes`` processes may each use ``memory_bytes`` (no cgroup); kernel attack
@@ -87,6 +89,7 @@ from grader.runner.mounts import (
 )
 from grader.runner.syscalls import (
     CLONE_NEWPID,
+    INIT,
     NOBODY,
     NS_FLAGS,
     PR_SET_CHILD_SUBREAPER,
@@ -105,6 +108,7 @@ from grader.runner.syscalls import (
 __all__ = [
     "CLONE_NEWPID",
     "EMPTY_DIRS",
+    "INIT",
     "NOBODY",
     "NS_FLAGS",
     "PR_SET_CHILD_SUBREAPER",
@@ -216,6 +220,8 @@ def namespaces_unavailable() -> str | None:
     """Why "namespaces" isolation cannot be used here, or None if it can (forks a probe)."""
     if os.geteuid() != 0:
         return f"namespaces isolation needs root (running as uid {os.geteuid()})"
+    if not os.access(INIT, os.X_OK):
+        return f"namespaces isolation needs {INIT} (PID 1 of each run)"
     read_end, write_end = os.pipe()
     pid = os.fork()
     if pid == 0:  # pragma: no cover - runs in the probe child

@@ -2,16 +2,20 @@
 
 "namespaces"::
 
-    host (root): unshare(pid) for its next child only, fork, setns back to its own pid ns
-      \\--fork--> B: PID 1 of the new pid ns (root): unshare(mnt|net|ipc|uts), mounts,
-                    waits for C, writes C's wait status + rusage on the status pipe
-                    \\--fork--> C: prelude, hide, drop to nobody, student
+    host (root): unshare(pid|net|mnt) (its next children are born in those), then
+      \\--posix_spawn--> I: ``cat`` (PID 1 of the new pid ns): reads the lifeline until EOF
+      \\--fork--> C (PID 2): unshare(ipc|uts), mounts, prelude, hide, drop to nobody,
+                  student
+    and setns back to its own namespaces.
 
-    The host kills B on timeout; B has PR_SET_PDEATHSIG(SIGKILL) and when B (PID 1) dies the
-    kernel kills every process of the namespace. The host holds the write end of B's
-    lifeline pipe until the run is over: B sees EOF there if the host died before B armed
-    PDEATHSIG (as PID 1 it cannot ask ``getppid``). One fork fewer than an intermediate
-    process doing the unshare: each fork and exit of a preloaded host costs 1 to 2 ms.
+    C is the host's own child: its exit status and rusage are the host's ``wait4``, which
+    nothing in the run can forge. When C is reaped, or the run must end early, the host
+    kills I, and the kernel kills every process of the namespace with it. I holds only the
+    read end of its lifeline, whose write end only the host holds: if the host dies, I reads
+    EOF, exits, and the run dies with it (I's own exit completes once C's zombie is reaped
+    by its new parent: a master ignores SIGCHLD, so the kernel reaps for it). I is a small
+    exec'd program, not a copy of the preloaded host: forking and tearing down a copy of the
+    host's heap costs 2 to 3 ms per run.
 
 "rlimits"::
 
@@ -30,7 +34,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
-import select
 import signal
 import tempfile
 import traceback
@@ -41,6 +44,7 @@ from typing import NoReturn
 from grader.runner import cgroups, child, sandbox
 from grader.runner.model import RunRequest
 from grader.runner.protocol import write_status
+from grader.runner.syscalls import CLONE_NEWNET, CLONE_NEWNS, CLONE_NEWPID
 
 #: The student's working directory inside the namespace (on the run's fresh /tmp tmpfs).
 NS_WORKDIR = "/tmp/work"
@@ -54,8 +58,10 @@ class Launched:
     chan_r: int
     stat_r: int
     workdir: str | None  # host-side directory to delete afterwards ("rlimits" only)
-    #: The write end of B's lifeline ("namespaces"): the host closes it when the run is over.
+    #: The write end of I's lifeline ("namespaces"): the host closes it when the run is over.
     lifeline: int | None = None
+    #: I, PID 1 of the run's pid namespace ("namespaces"); ``top`` is then C itself.
+    init: int | None = None
 
 
 def launch(
@@ -100,37 +106,82 @@ def _launch_namespaced(
     plan: dict[str, list[str]],
     forget: Callable[[], None],
 ) -> Launched:
-    """Fork B straight into a fresh pid namespace (see the module docstring)."""
+    """Start I, then fork C beside it, in fresh namespaces (see the module docstring)."""
     lifeline = os.pipe()
-    sandbox.unshare(sandbox.CLONE_NEWPID)  # for our next child only
+    init = None
+    _own_namespaces()  # opened before the first unshare, which moves the host's net and mnt
+    sandbox.unshare(_HOST_SIDE)  # the host's own pid ns stays; its next children move
     try:
+        init = _spawn_init(lifeline[0])
         pid = os.fork()
     except BaseException:
-        _back_to_own_pid_namespace()
+        _back_to_own_namespaces()
+        if init is not None:
+            _end_init(init)
         for fd in lifeline:
             os.close(fd)
         raise
     if pid == 0:
-        for fd in reads:
+        for fd in (*reads, *lifeline):
             os.close(fd)
         forget()
-        _guarded(writes[3], lambda: _ns_init(box, writes, hide, plan, lifeline))
-    _back_to_own_pid_namespace()
+        _guarded(writes[3], lambda: _ns_student(box, writes, hide, plan))
+    _back_to_own_namespaces()
     for fd in (*writes, lifeline[0]):
         os.close(fd)
-    return Launched(pid, reads[0], reads[1], reads[2], reads[3], None, lifeline[1])
+    return Launched(pid, reads[0], reads[1], reads[2], reads[3], None, lifeline[1], init)
+
+
+#: The namespaces the host enters for an instant per run, so that I is born in them too
+#: (I's /proc entries then show the run's own mounts and sockets, never the machine's).
+_HOST_SIDE = CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWNS
+
+
+def _spawn_init(lifeline_r: int) -> int:
+    """I: its stdin the lifeline, its output /dev/null, its own session, no other fd (the
+    host's descriptors are close-on-exec; a passed one is made so on receipt)."""
+    return os.posix_spawn(
+        sandbox.INIT,
+        ["cat"],
+        {},
+        file_actions=[
+            (os.POSIX_SPAWN_DUP2, lifeline_r, 0),
+            (os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0),
+            (os.POSIX_SPAWN_DUP2, 1, 2),
+        ],
+        setsid=True,
+    )
+
+
+def _end_init(init: int) -> None:
+    with contextlib.suppress(OSError):
+        os.kill(init, signal.SIGKILL)
+    with contextlib.suppress(ChildProcessError):
+        os.waitpid(init, 0)
 
 
 @functools.cache
-def _own_pid_namespace() -> int:
-    """The host's own pid namespace, opened on first use (its unshare(CLONE_NEWPID) moves
-    only its children, never the host itself)."""
-    return os.open("/proc/self/ns/pid", os.O_RDONLY | os.O_CLOEXEC)
+def _own_namespaces() -> tuple[tuple[int, int], ...]:
+    """The host's own namespaces and working directory, opened on first use."""
+    flags = {"mnt": CLONE_NEWNS, "net": CLONE_NEWNET, "pid": CLONE_NEWPID}
+    own = [(os.open(f"/proc/self/ns/{n}", os.O_RDONLY | os.O_CLOEXEC), f) for n, f in flags.items()]
+    return (*own, (os.open(".", os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC), 0))
 
 
-def _back_to_own_pid_namespace() -> None:
-    """The host's later children (the next run's B) must not land in this run's namespace."""
-    sandbox.setns(_own_pid_namespace(), sandbox.CLONE_NEWPID)
+def _back_to_own_namespaces() -> None:
+    """The host leaves the run's namespaces (the next run must not land in this one). It
+    cannot serve another run from anywhere else: if that fails, it ends at once."""
+    try:
+        *spaces, (cwd, _) = _own_namespaces()
+        for fd, kind in spaces:
+            sandbox.setns(fd, kind)
+        os.fchdir(cwd)  # entering a mount namespace moves to its root
+    except BaseException:
+        os._exit(SETNS_FAILED)
+
+
+#: Exit status of a host that could not return to its own namespaces after starting a run.
+SETNS_FAILED = 70
 
 
 def _guarded(stat_w: int, body: Callable[[], object]) -> NoReturn:
@@ -144,27 +195,16 @@ def _guarded(stat_w: int, body: Callable[[], object]) -> NoReturn:
         os._exit(child.SETUP_FAILED)
 
 
-def _ns_init(
+def _ns_student(
     box: list[RunRequest],
     fds: tuple[int, int, int, int],
     hide: Sequence[str],
     plan: dict[str, list[str]],
-    lifeline: tuple[int, int],
 ) -> NoReturn:
-    sandbox.close_fds_except({2, *fds, lifeline[0], *passed_fds(box)})  # the host's, too
-    sandbox.prctl(sandbox.PR_SET_PDEATHSIG, signal.SIGKILL)
-    if select.select([lifeline[0]], [], [], 0)[0]:  # EOF: the host died before PDEATHSIG
-        os._exit(137)
-    os.close(lifeline[0])
-    sandbox.unshare(sandbox.NS_FLAGS & ~sandbox.CLONE_NEWPID)  # already PID 1 of its own
+    sandbox.close_fds_except({2, *fds, *passed_fds(box)})  # the host's, other runs', I's
+    sandbox.unshare(sandbox.NS_FLAGS & ~_HOST_SIDE)  # pid, net, mnt: born in them, with I
     sandbox.prepare_mounts(plan, box[0].limits.tmpfs_bytes)
-    student = os.fork()
-    if student == 0:
-        child.main(box, mode="namespaces", fds=fds, hide=hide, workdir=NS_WORKDIR, drop=True)
-    for fd in (*fds[:3], *passed_fds(box)):
-        os.close(fd)
-    _report_exit(fds[3], student)
-    os._exit(0)  # PID 1 exits: the kernel kills whatever the student left running
+    child.main(box, mode="namespaces", fds=fds, hide=hide, workdir=NS_WORKDIR, drop=True)
 
 
 def _supervisor(
@@ -188,7 +228,7 @@ def _supervisor(
     for fd in (*fds[:3], *passed_fds(box)):
         os.close(fd)
     write_status(fds[3], {"started": student})
-    _report_exit(fds[3], student, cleanup=True)
+    _report_exit(fds[3], student)
     os._exit(0)
 
 
@@ -198,16 +238,16 @@ def passed_fds(box: list[RunRequest]) -> tuple[int, ...]:
     return () if fd is None else (fd,)
 
 
-def _report_exit(stat_w: int, student: int, cleanup: bool = False) -> None:
-    """Reap everything until the student's main process is gone; report its status."""
+def _report_exit(stat_w: int, student: int) -> None:
+    """rlimits: reap everything until the student's main process is gone, end what it left,
+    report its status."""
     while True:
         pid, status, usage = os.wait4(-1, 0)
         if pid == student:
             break
-    if cleanup:
-        with contextlib.suppress(OSError):
-            os.killpg(student, signal.SIGKILL)
-        sweep(os.getpid())
+    with contextlib.suppress(OSError):
+        os.killpg(student, signal.SIGKILL)
+    sweep(os.getpid())
     write_status(
         stat_w,
         {

@@ -20,6 +20,10 @@ MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 1, 2, 4, 8
 MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = 32, 4096, 16384, 1 << 18
 _SAFE = MS_NOSUID | MS_NODEV
 
+#: PID 1 of every run's pid namespace in "namespaces" mode (``spawn``): any program that
+#: exits at EOF on its stdin.
+INIT = "/bin/cat"
+
 PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_SET_CHILD_SUBREAPER, PR_SET_NO_NEW_PRIVS = 1, 4, 36, 38
 
 

@@ -64,7 +64,7 @@ def test_runs_as_nobody_without_capabilities(server: ForkServer) -> None:
     assert (uid, euid, gid, groups) == (65534, 65534, 65534, [])
     assert int(cap_eff, 16) == 0
     assert nnp == "1"
-    assert pid == 2  # PID 1 is the root supervisor of the run's own pid namespace
+    assert pid == 2  # PID 1 is the run's init (root's cat) in the run's own pid namespace
 
 
 def test_prelude_runs_as_root_before_privileges_drop(server: ForkServer) -> None:
@@ -152,8 +152,8 @@ def test_only_the_runs_own_processes_are_visible(server: ForkServer) -> None:
 
 
 def test_runs_in_flight_together_never_share_a_pid_namespace(server: ForkServer) -> None:
-    """Each run's PID 1 is forked by the host straight into a fresh pid namespace, and the
-    host goes back to its own before the next: two runs alive at the same time, and every
+    """Each run's PID 1 and student are born in a fresh pid namespace, and the host goes
+    back to its own before the next: two runs alive at the same time, and every
     later one, see only their own two processes."""
     source = (
         "import os, time\n"

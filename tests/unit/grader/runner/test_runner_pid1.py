@@ -1,0 +1,154 @@
+"""namespaces mode: a run's PID 1 is a small exec'd program (``sandbox.INIT``) beside the
+student's process, which is the host's own child (``grader.runner.spawn``).
+
+The attacks: learn about the machine through PID 1's /proc entries; outlive the run by
+killing the host; make the host's kill look like the student's own exit.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import threading
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from grader.runner import ForkServer, Limits, Observations, RunnerError, sandbox
+
+from .helpers import marker, processes_with, require_namespaces, run
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[ForkServer]:
+    require_namespaces()  # skips: "requires Linux namespaces, not available here: ..."
+    with ForkServer(isolation="namespaces") as server:
+        yield server
+
+
+LOOK_THROUGH_PID_1 = """
+import json, os
+found = {}
+for name in ("root", "cwd", "exe", "environ", "fd", "maps", "ns/net", "ns/mnt"):
+    try:
+        found[name] = os.listdir(f"/proc/1/{name}") if name == "fd" else os.readlink(
+            f"/proc/1/{name}") if name in ("root", "cwd", "exe") or name.startswith("ns/") else (
+            open(f"/proc/1/{name}", "rb").read().decode(errors="replace"))
+    except OSError as exc:
+        found[name] = type(exc).__name__
+for name in ("mountinfo", "net/tcp", "net/tcp6", "net/unix"):
+    found[name] = open(f"/proc/1/{name}").read()
+found["own_mountinfo"] = open("/proc/self/mountinfo").read()
+found["pid1"] = open("/proc/1/cmdline", "rb").read().decode()
+print(json.dumps(found))
+"""
+
+
+def test_pid_1_shows_nothing_of_the_machine(server: ForkServer) -> None:
+    found = json.loads(run(server, LOOK_THROUGH_PID_1).stdout)
+    assert found["pid1"] == "cat\x00"
+    for name in ("root", "cwd", "exe", "environ", "fd", "maps", "ns/net", "ns/mnt"):
+        assert found[name] == "PermissionError", name  # root's process: no ptrace access
+    assert found["mountinfo"] == found["own_mountinfo"]  # the run's mounts, not the host's
+    for table in ("net/tcp", "net/tcp6", "net/unix"):  # the run's empty network, not the host's
+        assert len(found[table].splitlines()) <= 1, (table, found[table])
+
+
+def test_killing_the_host_ends_the_run_and_its_pid_1() -> None:
+    require_namespaces()
+    tag = marker()
+    server = ForkServer(isolation="namespaces")
+    failed: list[BaseException] = []
+
+    def long_run() -> None:
+        source = f"import os\nos.execv('/bin/sleep', ['sleep', '{tag}'])\n"
+        try:
+            run(server, source, limits=Limits(wall_seconds=60.0))
+        except BaseException as exc:  # the host's death: a RunnerError
+            failed.append(exc)
+
+    thread = threading.Thread(target=long_run)
+    thread.start()
+    try:
+        student = _wait_for(lambda: processes_with(tag))
+        inits = [pid for pid in _children(server.pid) if _cmdline(pid) == b"cat\x00"]
+        assert len(inits) == 1, inits
+        host = server.pid
+        os.kill(host, signal.SIGKILL)
+        thread.join(10)
+        assert [type(exc) for exc in failed] == [RunnerError]
+        dead = _wait_for(lambda: not any(_alive(pid) for pid in student))
+        assert dead, "the student's process outlived its host"
+        # Its zombie now belongs to the nearest reaper: this test process, a subreaper (see
+        # tests/support/leaks.py). I ends once it is reaped, as any reaper does (a master
+        # ignores SIGCHLD, so the kernel reaps for it).
+        for pid in student:
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(pid, 0)
+        gone = _wait_for(lambda: not any(_alive(pid) for pid in inits))
+        assert gone, [(pid, _cmdline(pid)) for pid in inits if _alive(pid)]
+    finally:
+        for pid in processes_with(tag):
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        server.close()
+
+
+def test_the_hosts_kill_is_never_taken_for_the_students_exit(server: ForkServer) -> None:
+    own = run(server, "import os, signal\nos.kill(os.getpid(), signal.SIGKILL)\n")
+    assert (own.signal, own.timed_out, own.exit_code) == (signal.SIGKILL, False, None)
+    late = run(server, "import time\ntime.sleep(30)\n", limits=Limits(wall_seconds=0.5))
+    assert (late.signal, late.timed_out, late.limit_hit) == (signal.SIGKILL, True, "wall")
+    spent = run(server, "while True:\n    pass\n", limits=Limits(wall_seconds=20, cpu_seconds=1))
+    assert spent.limit_hit == "cpu" and spent.cpu_time is not None and spent.cpu_time > 0.5
+
+
+def test_the_students_own_exit_status_and_rusage_are_the_hosts_observation(
+    server: ForkServer,
+) -> None:
+    obs: Observations = run(server, "x = bytearray(64 << 20)\nraise SystemExit(7)\n")
+    assert obs.exit_code == 7 and obs.signal is None
+    assert obs.max_rss_bytes is not None and obs.max_rss_bytes >= 64 << 20
+    assert obs.cpu_time is not None and obs.cpu_time > 0
+
+
+def _children(parent: int) -> list[int]:
+    found = []
+    for name in os.listdir("/proc"):
+        with contextlib.suppress(OSError, ValueError, IndexError), open(f"/proc/{name}/stat") as f:
+            if int(f.read().rpartition(")")[2].split()[1]) == parent:
+                found.append(int(name))
+    return found
+
+
+def _cmdline(pid: int) -> bytes:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return f.read()
+    except OSError:
+        return b""
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rpartition(")")[2].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def _wait_for(found: object, seconds: float = 10.0) -> object:
+    assert callable(found)
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        value = found()
+        if value:
+            return value
+        time.sleep(0.05)
+    return found()
+
+
+assert sandbox.INIT  # the program every run's PID 1 is
