@@ -22,7 +22,7 @@ import time
 import traceback
 from typing import Any
 
-from grader.runner import fairwall, passfd, report, sandbox, spawn
+from grader.runner import child, fairwall, passfd, report, sandbox, spawn
 from grader.runner.channel import ChannelReader
 from grader.runner.housing import Housing, Layout, host_layout, preload
 from grader.runner.housing import choose_isolation as choose_isolation  # re-exported
@@ -41,6 +41,7 @@ class Host:
         self.in_fd, self.out_fd, self.mode, self.hide = in_fd, out_fd, mode, hide
         self.plan, self.drop = layout or host_layout(mode)
         self.housing = Housing.create(mode)
+        child.prepare(spawn.NS_WORKDIR if mode == "namespaces" else None)
         self.sel = selectors.DefaultSelector()
         self.decoder = FrameDecoder()
         self.outbuf = bytearray()

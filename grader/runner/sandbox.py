@@ -153,9 +153,12 @@ def drop_privileges() -> bool:
         isolated = False
     else:
         isolated = True
-        for name, text in (("setgroups", "deny"), ("uid_map", _ID_MAP), ("gid_map", _ID_MAP)):
-            with open(f"/proc/self/{name}", "w", encoding="ascii") as f:
-                f.write(text)
+        for path, text in _ID_FILES:
+            fd = os.open(path, os.O_WRONLY)
+            try:
+                os.write(fd, text)
+            finally:
+                os.close(fd)
         _drop_all_capabilities()  # the creator of a user ns holds every capability inside it
     prctl(PR_SET_DUMPABLE, 0)
     prctl(PR_SET_NO_NEW_PRIVS, 1)
@@ -163,13 +166,18 @@ def drop_privileges() -> bool:
 
 
 CLONE_NEWUSER = 0x10000000
-_ID_MAP = f"{NOBODY} {NOBODY} 1\n"
-_KEYCTL = {"x86_64": 250, "aarch64": 219}
+_ID_MAP = f"{NOBODY} {NOBODY} 1\n".encode()
+_ID_FILES = (
+    (b"/proc/self/setgroups", b"deny"),
+    (b"/proc/self/uid_map", _ID_MAP),
+    (b"/proc/self/gid_map", _ID_MAP),
+)
+_KEYCTL = {"x86_64": 250, "aarch64": 219}.get(os.uname().machine)
 _KEYCTL_JOIN_SESSION_KEYRING = 1
 
 
 def _join_fresh_session_keyring() -> None:
-    number = _KEYCTL.get(os.uname().machine)
+    number = _KEYCTL
     if number is not None:  # best effort: an anonymous keyring instead of the host's session's
         libc().syscall(number, _KEYCTL_JOIN_SESSION_KEYRING, None)
 
@@ -183,9 +191,12 @@ class _CapData(ctypes.Structure):
 
 
 def _drop_all_capabilities() -> None:
-    header = _CapHeader(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3
-    data = (_CapData * 2)()
-    _check(libc().capset(ctypes.byref(header), data), "capset")
+    _check(libc().capset(ctypes.byref(_CAP_HEADER), _NO_CAPABILITIES), "capset")
+
+
+#: Built at import, in the host: a run only passes them (each build would copy heap pages).
+_CAP_HEADER = _CapHeader(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3
+_NO_CAPABILITIES = (_CapData * 2)()
 
 
 def apply_rlimits(limits: Limits) -> None:

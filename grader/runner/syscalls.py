@@ -38,6 +38,8 @@ def libc() -> ctypes.CDLL:
         lib.mount.argtypes += [ctypes.c_ulong, ctypes.c_char_p]
         lib.prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong]
         lib.prctl.argtypes += [ctypes.c_ulong, ctypes.c_ulong]
+        for name in ("unshare", "setns", "syscall", "capset"):  # looked up once, in the host
+            getattr(lib, name)
         _libc = lib
     return _libc
 

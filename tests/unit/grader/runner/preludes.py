@@ -55,3 +55,19 @@ def warm_up() -> None:
     """A ``module:function`` preload entry: called once in the host, before any fork."""
     global WARM_UPS
     WARM_UPS += 1
+
+
+def set_environ(recorder: Recorder, *, name: str, value: str) -> None:
+    """Leaves a variable in the environment: the student must start without it."""
+    os.environ[name] = value
+    recorder.record("environ", name=name)
+
+
+def import_grader_module(recorder: Recorder, *, module: str) -> None:
+    """Imports a grader module no host preloads: the student must not find it loaded."""
+    import importlib
+    import sys
+
+    new = module not in sys.modules
+    importlib.import_module(module)
+    recorder.record("imported", module=module, new=new)

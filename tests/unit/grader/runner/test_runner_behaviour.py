@@ -182,6 +182,39 @@ def test_script_environment(server: ForkServer) -> None:
     assert seen["env"]["LANG"] == "C.UTF-8"
 
 
+SEEN_BY_THE_STUDENT = (
+    "import os, sys\n"
+    "print(os.environ.get('GRADER_PRELUDE_SECRET'), os.environ['HOME'] == os.getcwd())\n"
+    "print(sorted(m for m in sys.modules if m.split('.')[0] == 'grader'))\n"
+)
+
+
+def test_what_a_prelude_leaves_in_the_environment_never_reaches_the_student(
+    server: ForkServer,
+) -> None:
+    """The host may make its own environment the student's ahead of time; a prelude that
+    changes it must not be able to hand the change on."""
+    args = {"name": "GRADER_PRELUDE_SECRET", "value": "s3cr3t"}
+    obs = run(server, SEEN_BY_THE_STUDENT, prelude=f"{PRELUDES}:set_environ", prelude_args=args)
+    assert obs.records == ({"kind": "environ", "name": "GRADER_PRELUDE_SECRET"},)
+    assert obs.stdout.splitlines() == ["None True", "[]"], obs.stderr
+    again = run(server, SEEN_BY_THE_STUDENT)  # and the next run starts clean too
+    assert again.stdout.splitlines() == ["None True", "[]"], again.stderr
+
+
+def test_grader_modules_a_prelude_imports_are_gone_before_the_student_starts(
+    server: ForkServer,
+) -> None:
+    """The host may list its grader modules ahead of time; one the prelude imports on top
+    must be found and removed all the same."""
+    args = {"module": "grader.runner.bench"}
+    obs = run(
+        server, SEEN_BY_THE_STUDENT, prelude=f"{PRELUDES}:import_grader_module", prelude_args=args
+    )
+    assert obs.records == ({"kind": "imported", "module": "grader.runner.bench", "new": True},)
+    assert obs.stdout.splitlines() == ["None True", "[]"], obs.stderr
+
+
 def test_non_daemon_threads_and_atexit_run_before_exit(server: ForkServer) -> None:
     source = (
         "import atexit, threading, time\n"
