@@ -18,6 +18,7 @@ from __future__ import annotations
 import atexit
 import builtins
 import contextlib
+import fcntl  # at import, in the host: a run's import would add to sys.modules
 import io
 import linecache
 import os
@@ -70,8 +71,6 @@ def _settle_passed_fd(fd: int | None) -> None:
 
 
 def _dup_high(fd: int) -> int:
-    import fcntl
-
     return fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 10)
 
 

@@ -210,7 +210,8 @@ class Host:
         if run.kill_reason is None:
             run.kill_reason = reason
         self._end_namespace(run)
-        for target in (run.proc.top, -(run.student_pid or 0)):
+        top = run.proc.top if run.top_status is None else 0  # reaped: its pid may be reused
+        for target in (top, -(run.student_pid or 0)):
             if target:
                 with contextlib.suppress(OSError):
                     os.kill(target, signal.SIGKILL)

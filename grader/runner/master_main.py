@@ -90,6 +90,7 @@ def _fork_host(
     if pid == 0:
         try:
             sock.close()  # the host keeps no line to the master
+            os.setsid()  # one process group per student: a signal to one never reaches another
             signal.signal(signal.SIGCHLD, signal.SIG_DFL)
             serve_forked(fds[0], fds[1], mode, hide, layout, fds[2])
         finally:

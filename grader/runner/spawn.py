@@ -4,8 +4,8 @@
 
     host (root): unshare(pid|net|mnt) (its next children are born in those), then
       \\--posix_spawn--> I: ``cat`` (PID 1 of the new pid ns): reads the lifeline until EOF
-      \\--fork--> C (PID 2): unshare(ipc|uts), mounts, prelude, hide, drop to nobody,
-                  student
+      \\--fork--> C (PID 2): setsid, unshare(ipc|uts), mounts, prelude, hide, drop to
+                  nobody, student
     and setns back to its own namespaces.
 
     C is the host's own child: its exit status and rusage are the host's ``wait4``, which
@@ -201,6 +201,7 @@ def _ns_student(
     hide: Sequence[str],
     plan: dict[str, list[str]],
 ) -> NoReturn:
+    os.setsid()  # never in the host's process group: kill(0, ...) reached every run in it
     sandbox.close_fds_except({2, *fds, *passed_fds(box)})  # the host's, other runs', I's
     sandbox.unshare(sandbox.NS_FLAGS & ~_HOST_SIDE)  # pid, net, mnt: born in them, with I
     sandbox.prepare_mounts(plan, box[0].limits.tmpfs_bytes)

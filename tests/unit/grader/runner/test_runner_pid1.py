@@ -17,7 +17,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from grader.runner import ForkServer, Limits, Observations, RunnerError, sandbox
+from grader.runner import ForkServer, Limits, Master, Observations, RunnerError, RunRequest, sandbox
 
 from .helpers import marker, processes_with, require_namespaces, run
 
@@ -152,3 +152,41 @@ def _wait_for(found: object, seconds: float = 10.0) -> object:
 
 
 assert sandbox.INIT  # the program every run's PID 1 is
+
+
+SENDER = (
+    "import os, signal, time\n"
+    "signal.signal(signal.SIGUSR1, signal.SIG_IGN)\n"
+    "time.sleep(0.3)  # the receiver is up by now\n"
+    "os.kill(0, signal.SIGUSR1)  # everyone in my process group\n"
+    "print(os.getpgid(0), os.getsid(0))\n"
+)
+RECEIVER = (
+    "import signal, time\n"
+    "got = []\n"
+    "signal.signal(signal.SIGUSR1, lambda *_: got.append(1))\n"
+    "time.sleep(1.0)\n"
+    "print(got)\n"
+)
+
+
+def test_runs_in_flight_together_cannot_signal_each_other(server: ForkServer) -> None:
+    """A process group spans pid namespaces: a run left in the host's group could reach
+    every other run of it with kill(0, ...), a channel between the real run and a mutant."""
+    receiver, sender = server.run_many(
+        [RunRequest(RECEIVER, "r.py"), RunRequest(SENDER, "s.py")], max_parallel=2
+    )
+    assert receiver.stdout == "[]\n", receiver.stderr
+    assert sender.stdout == "2 2\n", sender.stderr  # its own session and group, as PID 2
+
+
+def test_one_students_run_cannot_signal_another_students_run() -> None:
+    require_namespaces()
+    with Master(isolation="namespaces") as master, master.server() as one, master.server() as two:
+        found: list[Observations] = []
+        receiving = threading.Thread(target=lambda: found.append(run(two, RECEIVER)))
+        receiving.start()
+        sent = run(one, SENDER)
+        receiving.join(10)
+    assert sent.exit_code == 0, sent.stderr
+    assert [obs.stdout for obs in found] == ["[]\n"], found
