@@ -1,5 +1,9 @@
 """The fork-server host: imports ``preload`` once, then serves runs over a framed JSON pipe.
 
+In "namespaces" mode it forks its zygote before the first run and asks it for every run
+(``grader.runner.zygote``): the host reads every run's output, so a run forked from the host
+could read other runs' output in its memory. In "rlimits" mode it forks the runs itself.
+
 Started by :class:`grader.runner.client.ForkServer` as a fresh ``python -I`` process with a
 minimal environment. Messages (client -> host): ``hello`` (first), ``run``, ``shutdown``;
 (host -> client): ``ready`` or ``fatal``, then ``result`` / ``error`` per run id.
@@ -22,7 +26,7 @@ import time
 import traceback
 from typing import Any
 
-from grader.runner import child, fairwall, passfd, report, sandbox, spawn
+from grader.runner import child, fairwall, passfd, report, sandbox, spawn, zygote_link
 from grader.runner.channel import ChannelReader
 from grader.runner.housing import Housing, Layout, host_layout, preload
 from grader.runner.housing import choose_isolation as choose_isolation  # re-exported
@@ -46,7 +50,8 @@ class Host:
         self.decoder = FrameDecoder()
         self.outbuf = bytearray()
         self.runs: dict[int, Run] = {}  # by top pid
-        self.inits: dict[int, Run] = {}  # "namespaces": by the pid of the run's PID 1
+        #: "namespaces": the zygote that forks every run (``announce_and_serve`` starts it).
+        self.zygote: zygote_link.ZygoteLink | None = None
         self.by_fd: dict[int, Run] = {}
         self.pending: collections.deque[tuple[int, RunRequest]] = collections.deque()
         self.closing = False
@@ -87,6 +92,8 @@ class Host:
                     break
         elif fd == self.out_fd:
             self._flush()
+        elif self.zygote is not None and fd == self.zygote.fileno():
+            self.zygote.read()
         elif fd in self.by_fd:
             self._read_run(self.by_fd[fd], fd)
 
@@ -137,7 +144,6 @@ class Host:
     def _forget(self) -> None:
         """In a freshly forked run: drop other runs' requests from our copy of the host."""
         self.runs.clear()
-        self.inits.clear()
         self.by_fd.clear()
         self.pending.clear()
         self.outbuf = bytearray()
@@ -148,15 +154,18 @@ class Host:
         box = [self.pending.popleft()[1]]
         try:
             group = self.housing.run_group(rid)
-            proc = spawn.launch(
-                box,
-                mode=self.mode,
-                hide=self.hide,
-                plan=self.plan,
-                housing=(group, self.housing.scratch),
-                drop=self.drop,
-                forget=self._forget,
-            )
+            if self.zygote is not None:
+                proc = self.zygote.start(rid, box[0])
+            else:
+                proc = spawn.launch(
+                    box,
+                    mode=self.mode,
+                    hide=self.hide,
+                    plan=self.plan,
+                    housing=(group, self.housing.scratch),
+                    drop=self.drop,
+                    forget=self._forget,
+                )
         except Exception as exc:
             self.send({"op": "error", "id": rid, "message": f"could not start run: {exc!r}"})
             return
@@ -167,8 +176,6 @@ class Host:
         channel = ChannelReader(request.limits.record_bytes)
         run = Run(rid, request, proc, time.monotonic(), fds, channel, group=group)
         self.runs[proc.top] = run
-        if proc.init is not None:
-            self.inits[proc.init] = run
         for fd in fds:
             os.set_blocking(fd, False)
             self.by_fd[fd] = run
@@ -209,19 +216,22 @@ class Host:
     def _kill(self, run: Run, reason: str) -> None:
         if run.kill_reason is None:
             run.kill_reason = reason
-        self._end_namespace(run)
+        if self.zygote is not None:  # it kills the run's PID 1, and with it the whole run
+            if run.top_status is None:
+                self.zygote.kill(run.rid)
+            return
         top = run.proc.top if run.top_status is None else 0  # reaped: its pid may be reused
         for target in (top, -(run.student_pid or 0)):
             if target:
                 with contextlib.suppress(OSError):
                     os.kill(target, signal.SIGKILL)
 
-    def _end_namespace(self, run: Run) -> None:
-        """ "namespaces": kill the run's PID 1, and with it every process of the run."""
-        init = run.proc.init
-        if init is not None and self.inits.get(init) is run:
-            with contextlib.suppress(OSError):
-                os.kill(init, signal.SIGKILL)
+    def _on_ended(self, rid: int, status: int, usage: tuple[float, int]) -> None:
+        """The zygote reaped run ``rid``'s student."""
+        for run in self.runs.values():
+            if run.rid == rid and run.top_status is None:
+                run.top_status, run.usage, run.ended = status, usage, time.monotonic()
+                return
 
     def _reap(self) -> None:
         while True:
@@ -231,13 +241,12 @@ class Host:
                 return
             if pid == 0:
                 return
-            if self.inits.pop(pid, None) is not None:
-                continue  # a run's PID 1 (its pid is free from now on: never signal it again)
+            if self.zygote is not None and pid == self.zygote.pid:
+                zygote_link.gone()
             run = self.runs.get(pid)
             if run is not None and run.top_status is None:
                 run.top_status, run.ended = status, time.monotonic()
                 run.usage = (usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024)
-                self._end_namespace(run)  # the student's process is gone: so is all it left
 
     def _check_runs(self) -> None:
         now = time.monotonic()
@@ -258,7 +267,6 @@ class Host:
                 if fd in run.open_fds:
                     self._close_fd(run, fd)
             del self.runs[run.proc.top]
-            self._end_namespace(run)  # normally already dead: only on an early end
             if run.proc.lifeline is not None:
                 os.close(run.proc.lifeline)
             if run.proc.workdir:
@@ -285,6 +293,9 @@ class Host:
         self.housing.end_run(run.group, active=set(self.runs) - {run.proc.top})
 
     def announce_and_serve(self) -> None:
+        if self.mode == "namespaces":  # before the first run: it never holds a run's data
+            self.zygote = zygote_link.ZygoteLink(self.hide, self.plan, self._on_ended)
+            self.sel.register(self.zygote.fileno(), selectors.EVENT_READ)
         self.send(
             {
                 "op": "ready",

@@ -1,9 +1,9 @@
 """Turn what the host collected about a finished run into a ``result`` (or ``error``) message.
 
-Exit status, signal and rusage: in "namespaces" mode the host's own ``wait4`` of the
-student's process (its child); in "rlimits" mode the supervisor's status pipe, falling back
-to the host's own waitpid of the supervisor. ``uncaught`` is a channel claim and is only
-kept when the exit status is 1.
+Exit status, signal and rusage: in "namespaces" mode the zygote's ``wait4`` of the
+student's process (its child), sent to the host; in "rlimits" mode the supervisor's status
+pipe, falling back to the host's own waitpid of the supervisor. ``uncaught`` is a channel
+claim and is only kept when the exit status is 1.
 """
 
 from __future__ import annotations

@@ -22,7 +22,8 @@ class Run:
     out_truncated: bool = False
     err_truncated: bool = False
     status_lines: bytearray = field(default_factory=bytearray)
-    #: The host's own ``wait4`` of the top process: its status, and (CPU s, max RSS bytes).
+    #: How the top process ended (namespaces: the zygote's ``wait4``; rlimits: the host's):
+    #: its wait status, and (CPU s, max RSS bytes).
     top_status: int | None = None
     usage: tuple[float, int] | None = None
     ended: float | None = None

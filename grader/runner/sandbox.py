@@ -6,9 +6,10 @@ Security model
 Trusted: the caller, the host process (root in "namespaces" mode), the per-run supervisor
 processes and the prelude (exercise code). Untrusted: the student's source and everything it
 starts. Nothing here is a secret boundary *inside* the student's process: the prelude's
-monkeypatches, ``prelude_args``, the channel fd and every object the host had in memory
-when it forked are readable by the student's code. Only the host's own observations
-(waitpid status, rusage, timing, captured bytes) are trustworthy.
+monkeypatches, ``prelude_args``, the channel fd and every object its forking process (the
+zygote, or the host in "rlimits" mode) had in memory are readable by the student's code.
+Only the host's and the zygote's own observations (wait status, rusage, timing, captured
+bytes) are trustworthy.
 
 "namespaces" (root; default when available). Per run: new mount, PID, network, IPC and UTS
 namespaces; the student runs as ``nobody`` (65534, no supplementary groups, no
@@ -25,10 +26,12 @@ beside the namespace's PID 1 (``INIT``, root; see ``grader.runner.spawn``).
   parallel; sharing kernel keyrings or an RLIMIT_NPROC budget with other runs (fresh user
   namespace); signalling, ptracing or reading the fds, root, cwd or environment of PID 1
   (root's process; its mounts and sockets are the run's own); forging its exit status or
-  rusage (the student's process is the host's child: the host's own ``wait4``); leaving
-  processes behind: when the student's main process exits or the host kills the run, the
-  host kills PID 1 and the kernel kills every process of the namespace (setsid, double
-  fork, daemon threads); if the host dies, PID 1 reads EOF on its lifeline and exits.
+  rusage (the student's process is the zygote's child: the zygote's own ``wait4``); leaving
+  processes behind: when the student's main process exits or the host ends the run, the
+  zygote kills PID 1 and the kernel kills every process of the namespace (setsid, double
+  fork, daemon threads); if the host dies, so does the zygote, and PID 1 reads EOF on its
+  lifeline and exits; reading another run's output in the memory it inherits (it is a fork
+  of the zygote, which never holds a run's data).
 * Leaves open: reading every world-readable file that is not hidden (the course tree, the
   venv, /etc); CPU and memory up to the rlimits, and RLIMIT_AS is per process, so up to
   ``max_processes`` processes may each use ``memory_bytes`` (no cgroup); kernel attack

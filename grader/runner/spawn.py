@@ -2,20 +2,21 @@
 
 "namespaces"::
 
-    host (root): unshare(pid|net|mnt) (its next children are born in those), then
+    zygote (root; ``grader.runner.zygote``, forked by the host before its first run):
+    unshare(pid|net|mnt) (its next children are born in those), then
       \\--posix_spawn--> I: ``cat`` (PID 1 of the new pid ns): reads the lifeline until EOF
-      \\--fork--> C (PID 2): setsid, unshare(ipc|uts), mounts, prelude, hide, drop to
-                  nobody, student
+      \\--fork--> C (PID 2): setsid, reads its request, unshare(ipc|uts), mounts, prelude,
+                  hide, drop to nobody, student
     and setns back to its own namespaces.
 
-    C is the host's own child: its exit status and rusage are the host's ``wait4``, which
-    nothing in the run can forge. When C is reaped, or the run must end early, the host
-    kills I, and the kernel kills every process of the namespace with it. I holds only the
-    read end of its lifeline, whose write end only the host holds: if the host dies, I reads
-    EOF, exits, and the run dies with it (I's own exit completes once C's zombie is reaped
-    by its new parent: a master ignores SIGCHLD, so the kernel reaps for it). I is a small
-    exec'd program, not a copy of the preloaded host: forking and tearing down a copy of the
-    host's heap costs 2 to 3 ms per run.
+    C is the zygote's own child: its exit status and rusage are the zygote's ``wait4``,
+    which nothing in the run can forge, sent to the host. When C is reaped, or the host asks
+    to end the run early, the zygote kills I, and the kernel kills every process of the
+    namespace with it. I holds only the read end of its lifeline, whose write end only the
+    zygote holds: if the zygote dies (it dies with the host), I reads EOF, exits, and the
+    run dies with it (I's own exit completes once C's zombie is reaped by its new parent).
+    I is a small exec'd program, not a copy of the preloaded heap: forking and tearing down
+    such a copy costs 2 to 3 ms per run.
 
 "rlimits"::
 
@@ -32,7 +33,9 @@ Every forked branch ends in ``os._exit``: nothing may ever return into the host'
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
+import json
 import os
 import signal
 import tempfile
@@ -79,11 +82,11 @@ def launch(
     requests) from the copy of the host's memory that the student will inherit.
     ``housing`` ("rlimits"): the run's cgroup, which the supervisor joins before anything
     else, and the directory its workdir goes in."""
+    if mode == "namespaces":
+        raise ValueError("namespaces runs are forked by the zygote (launch_from_pipe)")
     pipes = [os.pipe() for _ in range(4)]
     reads = [r for r, _ in pipes]
     writes = (pipes[0][1], pipes[1][1], pipes[2][1], pipes[3][1])
-    if mode == "namespaces":
-        return _launch_namespaced(box, reads, writes, hide, plan, forget)
     host = os.getpid()
     group, scratch = housing
     workdir = tempfile.mkdtemp(prefix="run-", dir=scratch)
@@ -98,19 +101,20 @@ def launch(
     return Launched(pid, reads[0], reads[1], reads[2], reads[3], workdir)
 
 
-def _launch_namespaced(
-    box: list[RunRequest],
-    reads: list[int],
+def launch_from_pipe(
+    request_r: int,
     writes: tuple[int, int, int, int],
+    passed: int | None,
     hide: Sequence[str],
     plan: dict[str, list[str]],
-    forget: Callable[[], None],
 ) -> Launched:
-    """Start I, then fork C beside it, in fresh namespaces (see the module docstring)."""
+    """In the zygote: start I, then fork C beside it, in fresh namespaces (see the module
+    docstring). C reads its request from ``request_r``; ``writes`` (out, err, chan, stat)
+    and ``passed`` are C's; all three are closed here once C has them."""
     lifeline = os.pipe()
     init = None
-    _own_namespaces()  # opened before the first unshare, which moves the host's net and mnt
-    sandbox.unshare(_HOST_SIDE)  # the host's own pid ns stays; its next children move
+    _own_namespaces()  # opened before the first unshare, which moves our net and mnt
+    sandbox.unshare(_HOST_SIDE)  # our own pid ns stays; our next children move
     try:
         init = _spawn_init(lifeline[0])
         pid = os.fork()
@@ -122,14 +126,22 @@ def _launch_namespaced(
             os.close(fd)
         raise
     if pid == 0:
-        for fd in (*reads, *lifeline):
+        for fd in lifeline:
             os.close(fd)
-        forget()
-        _guarded(writes[3], lambda: _ns_student(box, writes, hide, plan))
+        _guarded(writes[3], lambda: _ns_student(request_r, writes, passed, hide, plan))
     _back_to_own_namespaces()
-    for fd in (*writes, lifeline[0]):
+    for fd in (*writes, request_r, *(() if passed is None else (passed,)), lifeline[0]):
         os.close(fd)
-    return Launched(pid, reads[0], reads[1], reads[2], reads[3], None, lifeline[1], init)
+    return Launched(pid, -1, -1, -1, -1, None, lifeline[1], init)
+
+
+def read_request(fd: int) -> RunRequest:
+    """In C: its request, read whole from its pipe (the host closes the other end)."""
+    chunks = []
+    while chunk := os.read(fd, 1 << 16):
+        chunks.append(chunk)
+    os.close(fd)
+    return RunRequest.from_json(json.loads(b"".join(chunks)))
 
 
 #: The namespaces the host enters for an instant per run, so that I is born in them too
@@ -162,7 +174,7 @@ def _end_init(init: int) -> None:
 
 @functools.cache
 def _own_namespaces() -> tuple[tuple[int, int], ...]:
-    """The host's own namespaces and working directory, opened on first use."""
+    """The zygote's own namespaces and working directory, opened on first use."""
     flags = {"mnt": CLONE_NEWNS, "net": CLONE_NEWNET, "pid": CLONE_NEWPID}
     own = [(os.open(f"/proc/self/ns/{n}", os.O_RDONLY | os.O_CLOEXEC), f) for n, f in flags.items()]
     return (*own, (os.open(".", os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC), 0))
@@ -196,13 +208,15 @@ def _guarded(stat_w: int, body: Callable[[], object]) -> NoReturn:
 
 
 def _ns_student(
-    box: list[RunRequest],
+    request_r: int,
     fds: tuple[int, int, int, int],
+    passed: int | None,
     hide: Sequence[str],
     plan: dict[str, list[str]],
 ) -> NoReturn:
-    os.setsid()  # never in the host's process group: kill(0, ...) reached every run in it
-    sandbox.close_fds_except({2, *fds, *passed_fds(box)})  # the host's, other runs', I's
+    os.setsid()  # never in the zygote's process group: kill(0, ...) would reach every run
+    box = [dataclasses.replace(read_request(request_r), pass_fd=passed)]
+    sandbox.close_fds_except({2, *fds, *passed_fds(box)})  # the zygote's, other runs', I's
     sandbox.unshare(sandbox.NS_FLAGS & ~_HOST_SIDE)  # pid, net, mnt: born in them, with I
     sandbox.prepare_mounts(plan, box[0].limits.tmpfs_bytes)
     child.main(box, mode="namespaces", fds=fds, hide=hide, workdir=NS_WORKDIR, drop=True)

@@ -3,7 +3,8 @@
 A busy machine slows every run down; a correct probe must not fail for it. The wall limit
 counts elapsed time minus the time the run's processes waited in the run queue, up to a
 hard ceiling; a run that sleeps or blocks is still stopped at the plain wall limit.
-Contention is made certain by pinning the host (so every run) and the busy loops to one CPU.
+Contention is made certain by pinning the host, its zygote (so every run) and the busy loops
+to one CPU.
 """
 
 from __future__ import annotations
@@ -36,7 +37,8 @@ def server(request: pytest.FixtureRequest) -> Iterator[ForkServer]:
 def crowded_cpu(server: ForkServer) -> Iterator[int]:
     """Three busy loops and the server's runs share one CPU: a run gets a quarter of it."""
     cpu = min(os.sched_getaffinity(0))
-    os.sched_setaffinity(server.pid, {cpu})
+    for pid in fairwall.process_tree(server.pid):  # the host and its zygote, if any
+        os.sched_setaffinity(pid, {cpu})
     loops = [
         subprocess.Popen(
             [sys.executable, "-c", BUSY],

@@ -47,24 +47,29 @@ print("found", found)
 """
 
 
-def _secret_and_scan() -> tuple[str, str]:
+def _secret_and_scan() -> tuple[str, str, str]:
     secret = f"student-A-submission-{secrets.token_hex(12)}"
     half = len(secret) // 2
-    return secret, SCAN.format(head=secret[:half], tail=secret[half:])
+    head, tail = secret[:half], secret[half:]
+    return secret, SCAN.format(head=head, tail=tail), f"WHOLE = {head!r} + {tail!r}\n"
 
 
 def test_each_student_gets_a_fresh_server_with_nothing_of_the_last(master: Master) -> None:
-    secret, scan = _secret_and_scan()
+    secret, scan, whole = _secret_and_scan()
     with master.server() as student_a:
         assert student_a.isolation == master.isolation
         assert run(student_a, f"SUBMISSION = {secret!r}\nprint(len(SUBMISSION))").exit_code == 0
         again = run(student_a, scan)
+        itself = run(student_a, whole + scan)
     with master.server() as student_b:
         obs = run(student_b, scan)
         assert obs.exit_code == 0, obs.stderr
         assert obs.stdout == "found 0\n"
-    # the scan can find it: the same student's server still has A's text in its heap
-    assert again.stdout != "found 0\n", "the memory scan would not have noticed anything"
+    # the scan can find it: a run that builds the whole text itself finds its own copy
+    assert itself.stdout != "found 0\n", "the memory scan would not have noticed anything"
+    # within one student, a later run: rlimits runs are forks of the host, which read A's
+    # text; namespaces runs are forks of the zygote, which never holds a run's data (H13)
+    assert (again.stdout == "found 0\n") == (master.isolation == "namespaces"), again.stdout
 
 
 def test_servers_are_separate_processes_and_closing_ends_one(master: Master) -> None:

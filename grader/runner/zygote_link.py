@@ -1,0 +1,110 @@
+"""The host's end of its zygote (``grader.runner.zygote``): start, kill, and hear of ends.
+
+One message per SOCK_SEQPACKET packet; a start waits for its answer, and the ends of other
+runs that arrive first are handed on (``on_ended``) in order. Without its zygote the host
+cannot run anything: it exits (``GONE``), its client sees EOF, and every run's PID 1, whose
+lifeline the zygote held, ends its run.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Sequence
+from typing import Any, NoReturn
+
+from grader.runner import spawn, zygote
+from grader.runner.model import RunnerError, RunRequest
+from grader.runner.protocol import write_all
+
+#: Exit status of a host whose zygote is gone (or that could not leave a run's namespaces).
+GONE = spawn.SETNS_FAILED
+Ended = Callable[[int, int, tuple[float, int]], None]
+
+
+class ZygoteLink:
+    def __init__(self, hide: Sequence[str], plan: dict[str, list[str]], on_ended: Ended):
+        self.pid, self._sock = zygote.fork(hide, plan)
+        self._sock.setblocking(False)
+        self._on_ended = on_ended
+
+    def fileno(self) -> int:
+        return self._sock.fileno()
+
+    def start(self, rid: int, request: RunRequest) -> spawn.Launched:
+        """Run ``request``; its pipes' read ends are ours (the passed fd stays the caller's)."""
+        pipes = [os.pipe() for _ in range(5)]  # out, err, chan, stat, the request
+        ours = [r for r, _ in pipes[:4]]
+        theirs = [w for _, w in pipes[:4]] + [pipes[4][0]]
+        request_w = pipes[4][1]
+        try:
+            self._send({"op": "start", "rid": rid}, [*theirs, *_passed(request)])
+            reply = self._answer(rid)
+        except BaseException:
+            for fd in (*ours, request_w):
+                os.close(fd)
+            raise
+        finally:
+            for fd in theirs:
+                os.close(fd)
+        if reply.get("op") != "started" or type(reply.get("pid")) is not int:
+            for fd in (*ours, request_w):
+                os.close(fd)
+            raise RunnerError(f"the zygote refused the run: {reply.get('message')}")
+        try:  # C reads it whole first thing; if C is already gone, its end says so
+            write_all(request_w, json.dumps(request.to_json()).encode("utf-8", "surrogatepass"))
+        except OSError:
+            pass
+        finally:
+            os.close(request_w)
+        return spawn.Launched(reply["pid"], ours[0], ours[1], ours[2], ours[3], None)
+
+    def kill(self, rid: int) -> None:
+        self._send({"op": "kill", "rid": rid})
+
+    def read(self) -> None:
+        """Everything the zygote has said (the selector found it readable)."""
+        while True:
+            try:
+                message = self._message()
+            except BlockingIOError:
+                return
+            self._heard(message)
+
+    def _answer(self, rid: int) -> dict[str, Any]:
+        self._sock.setblocking(True)
+        try:
+            while True:
+                message = self._message()
+                if message.get("op") in ("started", "refused") and message.get("rid") == rid:
+                    return message
+                self._heard(message)
+        finally:
+            self._sock.setblocking(False)
+
+    def _heard(self, message: dict[str, Any]) -> None:
+        if message.get("op") == "ended":
+            usage = (float(message["cpu"]), int(message["maxrss"]))
+            self._on_ended(int(message["rid"]), int(message["status"]), usage)
+
+    def _message(self) -> dict[str, Any]:
+        message, fds = zygote.receive(self._sock)
+        for fd in fds:
+            os.close(fd)
+        if message is None:
+            gone()
+        return message
+
+    def _send(self, message: dict[str, Any], fds: Sequence[int] = ()) -> None:
+        try:
+            zygote.send(self._sock, message, fds)
+        except OSError:
+            gone()
+
+
+def gone() -> NoReturn:
+    os._exit(GONE)
+
+
+def _passed(request: RunRequest) -> tuple[int, ...]:
+    return () if request.pass_fd is None else (request.pass_fd,)
