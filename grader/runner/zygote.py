@@ -89,8 +89,8 @@ class _Zygote:
 
     def kill(self, rid: int) -> None:
         for top, (known, init, _) in self.runs.items():
-            if known == rid:
-                for pid in (init, top):
+            if known == rid:  # C is listed until reaped; I only while not reaped either
+                for pid in (init, top) if init in self.inits else (top,):
                     with contextlib.suppress(OSError):
                         os.kill(pid, signal.SIGKILL)
 
