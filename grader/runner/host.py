@@ -308,6 +308,8 @@ class Host:
         try:
             self.serve()
         finally:
+            if self.zygote is not None:
+                self.zygote.close()  # and reap it: else it would be a zombie of our reaper
             self.housing.release()
 
     def _send_result(self, run: Run) -> None:

@@ -28,6 +28,7 @@ import os
 import select
 import signal
 import socket
+import time
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
@@ -94,6 +95,22 @@ class _Zygote:
                     with contextlib.suppress(OSError):
                         os.kill(pid, signal.SIGKILL)
 
+    def end_all(self) -> None:
+        """Kill every run, and reap them (bounded): orphans would be zombies of our reaper."""
+        for rid, _, _ in list(self.runs.values()):
+            self.kill(rid)
+        deadline = time.monotonic() + 2.0
+        while (self.runs or self.inits) and time.monotonic() < deadline:
+            try:
+                pid, _ = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                return
+            if pid == 0:
+                time.sleep(0.005)
+                continue
+            self.runs.pop(pid, None)
+            self.inits.pop(pid, None)
+
     def reap(self) -> None:
         while True:
             try:
@@ -143,9 +160,8 @@ def _serve(
             zygote.reap()
         if sock.fileno() in ready:
             message, fds = receive(sock)
-            if message is None:  # the host is gone: end every run, then ourselves
-                for top in list(zygote.runs):
-                    zygote.kill(zygote.runs[top][0])
+            if message is None:  # the host is gone: end every run, reap it, then ourselves
+                zygote.end_all()
                 os._exit(0)
             if message.get("op") == "start":
                 zygote.start(int(message["rid"]), fds)

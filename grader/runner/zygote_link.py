@@ -8,8 +8,11 @@ lifeline the zygote held, ends its run.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import signal
+import time
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
@@ -61,6 +64,21 @@ class ZygoteLink:
 
     def kill(self, rid: int) -> None:
         self._send({"op": "kill", "rid": rid})
+
+    def close(self) -> None:
+        """The zygote sees EOF, ends any run left and exits; we reap it (2 s, then SIGKILL)."""
+        self._sock.close()
+        deadline = time.monotonic() + 2.0
+        while time.monotonic() < deadline:
+            with contextlib.suppress(ChildProcessError):
+                if os.waitpid(self.pid, os.WNOHANG)[0] == 0:
+                    time.sleep(0.005)
+                    continue
+            return
+        with contextlib.suppress(OSError):
+            os.kill(self.pid, signal.SIGKILL)
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(self.pid, 0)
 
     def read(self) -> None:
         """Everything the zygote has said (the selector found it readable)."""

@@ -191,3 +191,18 @@ def test_one_students_run_cannot_signal_another_students_run() -> None:
         receiving.join(10)
     assert sent.exit_code == 0, sent.stderr
     assert [obs.stdout for obs in found] == ["[]\n"], found
+
+
+def test_closing_a_server_leaves_no_zombie_for_its_reaper() -> None:
+    """This test process is a subreaper (tests/support/leaks.py), as a master is: whatever a
+    closed server's host leaves unreaped becomes our zombie. The host reaps its zygote."""
+    require_namespaces()
+    before = _zombies_of(os.getpid())
+    with ForkServer(isolation="namespaces") as closing:
+        assert run(closing, "print('ran')").stdout == "ran\n"
+    time.sleep(0.2)
+    assert _zombies_of(os.getpid()) - before == set()
+
+
+def _zombies_of(parent: int) -> set[int]:
+    return {pid for pid in _children(parent) if not _alive(pid)}
