@@ -214,10 +214,11 @@ class Host:
         del self.by_fd[fd]
 
     def _kill(self, run: Run, reason: str) -> None:
-        if run.kill_reason is None:
+        first = run.kill_reason is None
+        if first:
             run.kill_reason = reason
         if self.zygote is not None:  # it kills the run's PID 1, and with it the whole run
-            if run.top_status is None:
+            if first and run.top_status is None:  # once: a flood calls this per chunk read
                 self.zygote.kill(run.rid)
             return
         top = run.proc.top if run.top_status is None else 0  # reaped: its pid may be reused

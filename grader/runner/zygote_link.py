@@ -114,10 +114,14 @@ class ZygoteLink:
         return message
 
     def _send(self, message: dict[str, Any], fds: Sequence[int] = ()) -> None:
+        """Waits for room if need be (the zygote reads at once; a start or one kill per run)."""
+        self._sock.setblocking(True)
         try:
             zygote.send(self._sock, message, fds)
         except OSError:
             gone()
+        finally:
+            self._sock.setblocking(False)
 
 
 def gone() -> NoReturn:
