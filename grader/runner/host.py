@@ -235,19 +235,12 @@ class Host:
                 return
 
     def _reap(self) -> None:
-        while True:
-            try:
-                pid, status, usage = os.wait4(-1, os.WNOHANG)
-            except ChildProcessError:
-                return
-            if pid == 0:
-                return
+        for pid, status, usage in spawn.reaped():
             if self.zygote is not None and pid == self.zygote.pid:
                 zygote_link.gone()
             run = self.runs.get(pid)
             if run is not None and run.top_status is None:
-                run.top_status, run.ended = status, time.monotonic()
-                run.usage = (usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024)
+                run.top_status, run.usage, run.ended = status, usage, time.monotonic()
 
     def _check_runs(self) -> None:
         now = time.monotonic()

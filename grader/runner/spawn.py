@@ -40,7 +40,7 @@ import os
 import signal
 import tempfile
 import traceback
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
 from typing import NoReturn
 
@@ -271,6 +271,18 @@ def _report_exit(stat_w: int, student: int) -> None:
             "maxrss": usage.ru_maxrss * 1024,
         },
     )
+
+
+def reaped() -> Iterator[tuple[int, int, tuple[float, int]]]:
+    """Every child that has ended, without waiting: (pid, wait status, (CPU s, max RSS))."""
+    while True:
+        try:
+            pid, status, usage = os.wait4(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+        yield pid, status, (usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024)
 
 
 def children_of(parent: int) -> list[int]:

@@ -112,13 +112,7 @@ class _Zygote:
             self.inits.pop(pid, None)
 
     def reap(self) -> None:
-        while True:
-            try:
-                pid, status, usage = os.wait4(-1, os.WNOHANG)
-            except ChildProcessError:
-                return
-            if pid == 0:
-                return
+        for pid, status, (cpu, maxrss) in spawn.reaped():
             top = self.inits.pop(pid, None)
             if top is not None:
                 continue  # a run's PID 1: gone, its pid free; never signal it again
@@ -130,7 +124,6 @@ class _Zygote:
                 with contextlib.suppress(OSError):
                     os.kill(init, signal.SIGKILL)
             os.close(lifeline)
-            cpu, maxrss = usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024
             send(
                 self.sock,
                 {"op": "ended", "rid": rid, "status": status, "cpu": cpu, "maxrss": maxrss},

@@ -70,3 +70,12 @@ def processes_with(text: str) -> list[int]:
         except OSError:
             continue
     return found
+
+
+def alive(pid: int) -> bool:
+    """``pid`` exists and is not a zombie."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rpartition(")")[2].split()[0] != "Z"
+    except OSError:
+        return False

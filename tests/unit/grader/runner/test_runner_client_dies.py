@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from tests.unit.grader.runner.helpers import require_namespaces
+from tests.unit.grader.runner.helpers import alive, require_namespaces
 
 #: The client: a master, one student's server, one run that outlives the client.
 CLIENT = """
@@ -27,14 +27,6 @@ server.run(RunRequest("import time; print('up', flush=True); time.sleep(60)", "p
 """
 
 
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as stat:
-            return stat.read().rpartition(")")[2].split()[0] != "Z"
-    except OSError:
-        return False
-
-
 @pytest.mark.parametrize("mode", ["namespaces", "rlimits"])
 def test_the_host_and_the_master_exit_when_their_client_is_killed_mid_run(mode: str) -> None:
     if mode == "namespaces":
@@ -46,16 +38,16 @@ def test_the_host_and_the_master_exit_when_their_client_is_killed_mid_run(mode: 
         assert client.stdout is not None
         master_pid, host_pid = (int(word) for word in client.stdout.readline().split())
         time.sleep(1.0)  # the run is under way
-        assert _alive(host_pid) and client.poll() is None
+        assert alive(host_pid) and client.poll() is None
     finally:
         client.kill()
         client.wait()
         if client.stdout is not None:
             client.stdout.close()
     deadline = time.monotonic() + 10
-    while (_alive(host_pid) or _alive(master_pid)) and time.monotonic() < deadline:
+    while (alive(host_pid) or alive(master_pid)) and time.monotonic() < deadline:
         time.sleep(0.05)
-    left = [name for name, pid in (("host", host_pid), ("master", master_pid)) if _alive(pid)]
+    left = [name for name, pid in (("host", host_pid), ("master", master_pid)) if alive(pid)]
     for pid in (host_pid, master_pid):  # leave the machine clean either way
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)

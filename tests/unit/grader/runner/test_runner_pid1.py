@@ -17,9 +17,10 @@ from collections.abc import Iterator
 
 import pytest
 
-from grader.runner import ForkServer, Limits, Master, Observations, RunnerError, RunRequest, sandbox
+from grader.runner import ForkServer, Limits, Master, Observations, RunnerError, RunRequest
+from grader.runner.spawn import children_of
 
-from .helpers import marker, processes_with, require_namespaces, run
+from .helpers import alive, marker, processes_with, require_namespaces, run
 
 
 @pytest.fixture(scope="module")
@@ -74,14 +75,14 @@ def test_killing_the_host_ends_the_run_and_its_pid_1() -> None:
     thread.start()
     try:
         student = _wait_for(lambda: processes_with(tag))
-        zygotes = _children(server.pid)  # the host's one child forks every run
-        inits = [pid for z in zygotes for pid in _children(z) if _cmdline(pid) == b"cat\x00"]
+        zygotes = children_of(server.pid)  # the host's one child forks every run
+        inits = [pid for z in zygotes for pid in children_of(z) if _cmdline(pid) == b"cat\x00"]
         assert len(inits) == 1, inits
         host = server.pid
         os.kill(host, signal.SIGKILL)
         thread.join(10)
         assert [type(exc) for exc in failed] == [RunnerError]
-        dead = _wait_for(lambda: not any(_alive(pid) for pid in (*student, *zygotes)))
+        dead = _wait_for(lambda: not any(alive(pid) for pid in (*student, *zygotes)))
         assert dead, "the student's process or the zygote outlived the host"
         # Its zombie now belongs to the nearest reaper: this test process, a subreaper (see
         # tests/support/leaks.py). I ends once it is reaped, as any reaper does (a master
@@ -89,8 +90,8 @@ def test_killing_the_host_ends_the_run_and_its_pid_1() -> None:
         for pid in student:
             with contextlib.suppress(ChildProcessError):
                 os.waitpid(pid, 0)
-        gone = _wait_for(lambda: not any(_alive(pid) for pid in inits))
-        assert gone, [(pid, _cmdline(pid)) for pid in inits if _alive(pid)]
+        gone = _wait_for(lambda: not any(alive(pid) for pid in inits))
+        assert gone, [(pid, _cmdline(pid)) for pid in inits if alive(pid)]
     finally:
         for pid in processes_with(tag):
             with contextlib.suppress(OSError):
@@ -116,29 +117,12 @@ def test_the_students_own_exit_status_and_rusage_are_the_hosts_observation(
     assert obs.cpu_time is not None and obs.cpu_time > 0
 
 
-def _children(parent: int) -> list[int]:
-    found = []
-    for name in os.listdir("/proc"):
-        with contextlib.suppress(OSError, ValueError, IndexError), open(f"/proc/{name}/stat") as f:
-            if int(f.read().rpartition(")")[2].split()[1]) == parent:
-                found.append(int(name))
-    return found
-
-
 def _cmdline(pid: int) -> bytes:
     try:
         with open(f"/proc/{pid}/cmdline", "rb") as f:
             return f.read()
     except OSError:
         return b""
-
-
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as stat:
-            return stat.read().rpartition(")")[2].split()[0] != "Z"
-    except OSError:
-        return False
 
 
 def _wait_for(found: object, seconds: float = 10.0) -> object:
@@ -150,9 +134,6 @@ def _wait_for(found: object, seconds: float = 10.0) -> object:
             return value
         time.sleep(0.05)
     return found()
-
-
-assert sandbox.INIT  # the program every run's PID 1 is
 
 
 SENDER = (
@@ -205,4 +186,4 @@ def test_closing_a_server_leaves_no_zombie_for_its_reaper() -> None:
 
 
 def _zombies_of(parent: int) -> set[int]:
-    return {pid for pid in _children(parent) if not _alive(pid)}
+    return {pid for pid in children_of(parent) if not alive(pid)}
