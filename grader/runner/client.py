@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import os
 import shutil
@@ -157,10 +158,16 @@ class ForkServer:
         *,
         max_parallel: int = 2,
         stop: Callable[[int, Observations], bool] | None = None,
+        pass_fd_for: Callable[[int], int] | None = None,
     ) -> list[Observations | None]:
         """``run_many``, but once ``stop(index, observations)`` is true for a result, the runs
         in flight are cancelled (killed) and the rest are never started: their places in
-        the result are None, and so is a cancelled run's."""
+        the result are None, and so is a cancelled run's.
+
+        ``pass_fd_for(index)``: called just before the run at ``index`` is sent, it makes
+        the descriptor that run is passed (``passfd``: so that it is made at the run's own
+        start, next to the run's pipes). If it raises ``RunnerError``, nothing more starts,
+        the runs in flight are cancelled, and that error is raised once they have ended."""
         if max_parallel < 1:
             raise ValueError("max_parallel must be >= 1")
         payloads = []
@@ -181,16 +188,29 @@ class ForkServer:
                 while queue or inflight:
                     while queue and len(inflight) < max_parallel:
                         index, request = queue.pop()
+                        if pass_fd_for is not None:
+                            try:
+                                request = dataclasses.replace(request, pass_fd=pass_fd_for(index))
+                            except RunnerError as exc:
+                                errors.append(exc)
+                                queue.clear()
+                                stopped = True
+                                self._cancel(inflight)
+                                break
                         self._next_id += 1
                         inflight[self._next_id] = (index, request)
                         payload = payloads[index]
                         self._send_run(self._next_id, request, payload)
+                    if not inflight:
+                        break
                     wall = max(r.limits.wall_ceiling for _, r in inflight.values())
                     for message in self._receive(wall + _ANSWER_SLACK):
                         slot = inflight.pop(int(message.get("id", -1)), None)
                         if slot is None:
                             raise RunnerError(f"protocol broken: unexpected message {message}")
                         index = slot[0]
+                        if message.get("op") == "cancelled":  # it never started
+                            continue
                         if message.get("op") != "result":
                             cls = PreludeError if message.get("kind") == "prelude" else RunnerError
                             errors.append(cls(str(message.get("message", "run failed"))))
@@ -200,8 +220,7 @@ class ForkServer:
                             stopped = stop is not None and stop(index, observed)
                             if stopped:
                                 queue.clear()
-                                for rid in inflight:
-                                    self._send({"op": "cancel", "id": rid})
+                                self._cancel(inflight)
             except (RunnerError, KeyError, TypeError, ValueError) as exc:
                 self._fail(f"{exc}")
                 raise exc if isinstance(exc, RunnerError) else RunnerError(str(exc)) from exc
@@ -254,17 +273,26 @@ class ForkServer:
             raise RunnerError(f"runner host exited with status {self._proc.returncode}")
 
     def _send_run(self, rid: int, request: RunRequest, payload: dict[str, Any]) -> None:
-        """The run's frame, preceded by its passed descriptor if it has one (``passfd``)."""
-        if request.pass_fd is None:
+        """The run's frame, preceded by its descriptors (``passfd``): its pipes, made here
+        right after the caller made its passed descriptor, and that one if it has one."""
+        if self._fd_channel is None:
+            if request.pass_fd is not None:
+                raise RunnerError("this runner host cannot receive descriptors (no channel)")
             self._send({"op": "run", "id": rid, "request": payload})
             return
-        if self._fd_channel is None:
-            raise RunnerError("this runner host cannot receive descriptors (no channel)")
+        pipes = passfd.make_pipes()
         try:
-            passfd.send(self._fd_channel, rid, request.pass_fd)
+            passfd.send(self._fd_channel, rid, pipes, request.pass_fd)
         except OSError as exc:
-            raise RunnerError(f"could not pass a descriptor to the runner host: {exc}") from exc
-        self._send({"op": "run", "id": rid, "request": payload, "pass_fd": True})
+            raise RunnerError(f"could not pass descriptors to the runner host: {exc}") from exc
+        finally:
+            passfd.close_pipes(pipes)
+        frame = {"op": "run", "id": rid, "request": payload, "pipes": True}
+        self._send(frame | {"pass_fd": True} if request.pass_fd is not None else frame)
+
+    def _cancel(self, inflight: dict[int, Any]) -> None:
+        for rid in inflight:
+            self._send({"op": "cancel", "id": rid})
 
     def _send(self, message: dict[str, Any]) -> None:
         assert self._proc.stdin is not None

@@ -5,8 +5,9 @@ In "namespaces" mode it forks its zygote before the first run and asks it for ev
 could read other runs' output in its memory. In "rlimits" mode it forks the runs itself.
 
 Started by :class:`grader.runner.client.ForkServer` as a fresh ``python -I`` process with a
-minimal environment. Messages (client -> host): ``hello`` (first), ``run``, ``shutdown``;
-(host -> client): ``ready`` or ``fatal``, then ``result`` / ``error`` per run id.
+minimal environment. Messages (client -> host): ``hello`` (first), ``run``, ``cancel``,
+``shutdown``; (host -> client): ``ready`` or ``fatal``, then per run id ``result`` or
+``error``, or ``cancelled`` for a run cancelled before it started.
 Single-threaded: one selector loop multiplexes every active run's pipes, the SIGCHLD wakeup
 fd and the client pipe; output to the client is buffered so neither side can deadlock.
 """
@@ -53,7 +54,10 @@ class Host:
         #: "namespaces": the zygote that forks every run (``announce_and_serve`` starts it).
         self.zygote: zygote_link.ZygoteLink | None = None
         self.by_fd: dict[int, Run] = {}
-        self.pending: collections.deque[tuple[int, RunRequest]] = collections.deque()
+        #: Runs to start: id, request, and the pipes the client made for it (``passfd``).
+        self.pending: collections.deque[tuple[int, RunRequest, passfd.Pipes | None]] = (
+            collections.deque()
+        )
         self.closing = False
         self.wake_r, wake_w = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
         signal.signal(signal.SIGCHLD, lambda *_: None)
@@ -116,23 +120,42 @@ class Host:
         while messages:
             message = messages.pop(0)
             if message.get("op") == "run":
-                self._queue(int(message["id"]), message.pop("request"), message.get("pass_fd"))
+                self._queue(int(message["id"]), message.pop("request"), message)
             elif message.get("op") == "cancel":  # the client needs this run no more
-                for run in self.runs.values():
-                    if run.rid == message.get("id"):
-                        self._kill(run, "cancelled")
+                self._cancel(message.get("id"))
             elif message.get("op") == "shutdown":
                 self.closing = True
         while self.pending:
             self._start_next()
 
-    def _queue(self, rid: int, payload: dict[str, Any], pass_fd: object = None) -> None:
-        fd = None
+    def _cancel(self, rid: object) -> None:
+        """Kill run ``rid``; if it has not started yet (its frame came in the same read), it
+        never starts, and the client hears ``cancelled`` instead of its result."""
+        for run in self.runs.values():
+            if run.rid == rid:
+                self._kill(run, "cancelled")
+        for entry in [entry for entry in self.pending if entry[0] == rid]:
+            self.pending.remove(entry)
+            if entry[2] is not None:
+                passfd.close_pipes(entry[2])
+            _close_passed(entry[1].pass_fd)
+            self.send({"op": "cancelled", "id": rid})
+
+    def _queue(self, rid: int, payload: dict[str, Any], frame: dict[str, Any]) -> None:
+        """``frame`` says which descriptors came before it (``passfd``): the run's pipes,
+        and the passed one."""
+        pipes, fd = None, None
         try:
-            fd = passfd.receive(self.fd_channel, rid) if pass_fd is True else None
+            if frame.get("pipes") is True:
+                passed = frame.get("pass_fd") is True
+                pipes, fd = passfd.receive(self.fd_channel, rid, passed=passed)
+            elif frame.get("pass_fd") is not None:
+                raise ValueError("a passed descriptor without the run's pipes")
             request = dataclasses.replace(RunRequest.from_json(payload), pass_fd=fd)
-            self.pending.append((rid, request))
+            self.pending.append((rid, request, pipes))
         except Exception as exc:
+            if pipes is not None:
+                passfd.close_pipes(pipes)
             _close_passed(fd)
             self.send({"op": "error", "id": rid, "message": f"bad run request: {exc!r}"})
         finally:
@@ -150,15 +173,17 @@ class Host:
         self.decoder = FrameDecoder()
 
     def _start_next(self) -> None:
-        rid = self.pending[0][0]
+        rid, given = self.pending[0][0], self.pending[0][2]  # no local holds the request
         box = [self.pending.popleft()[1]]
+        pipes = given or passfd.make_pipes()  # the client's (see ``passfd``) if it has a channel
         try:
             group = self.housing.run_group(rid)
             if self.zygote is not None:
-                proc = self.zygote.start(rid, box[0])
+                proc = self.zygote.start(rid, box[0], pipes)
             else:
                 proc = spawn.launch(
                     box,
+                    pipes,
                     mode=self.mode,
                     hide=self.hide,
                     plan=self.plan,

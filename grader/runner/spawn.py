@@ -46,6 +46,7 @@ from typing import NoReturn
 
 from grader.runner import cgroups, child, sandbox
 from grader.runner.model import RunRequest
+from grader.runner.passfd import Pipes, close_pipes
 from grader.runner.protocol import write_status
 from grader.runner.syscalls import CLONE_NEWNET, CLONE_NEWNS, CLONE_NEWPID
 
@@ -69,6 +70,7 @@ class Launched:
 
 def launch(
     box: list[RunRequest],
+    pipes: Pipes,
     *,
     mode: str,
     hide: Sequence[str],
@@ -81,16 +83,20 @@ def launch(
     ``forget`` runs first thing in the child to drop the host's other state (other runs'
     requests) from the copy of the host's memory that the student will inherit.
     ``housing`` ("rlimits"): the run's cgroup, which the supervisor joins before anything
-    else, and the directory its workdir goes in."""
-    if mode == "namespaces":
-        raise ValueError("namespaces runs are forked by the zygote (launch_from_pipe)")
-    pipes = [os.pipe() for _ in range(4)]
+    else, and the directory its workdir goes in. ``pipes`` (out, err, chan, stat) are the
+    run's: their read ends are the host's once this returns; if it raises, all are closed."""
     reads = [r for r, _ in pipes]
     writes = (pipes[0][1], pipes[1][1], pipes[2][1], pipes[3][1])
-    host = os.getpid()
-    group, scratch = housing
-    workdir = tempfile.mkdtemp(prefix="run-", dir=scratch)
-    pid = os.fork()
+    try:
+        if mode == "namespaces":
+            raise ValueError("namespaces runs are forked by the zygote (launch_from_pipe)")
+        host = os.getpid()
+        group, scratch = housing
+        workdir = tempfile.mkdtemp(prefix="run-", dir=scratch)
+        pid = os.fork()
+    except BaseException:
+        close_pipes(pipes)
+        raise
     if pid == 0:
         for fd in reads:
             os.close(fd)

@@ -18,6 +18,7 @@ from typing import Any, NoReturn
 
 from grader.runner import spawn, zygote
 from grader.runner.model import RunnerError, RunRequest
+from grader.runner.passfd import Pipes, close_pipes
 from grader.runner.protocol import write_all
 
 #: Exit status of a host whose zygote is gone (or that could not leave a run's namespaces).
@@ -34,12 +35,16 @@ class ZygoteLink:
     def fileno(self) -> int:
         return self._sock.fileno()
 
-    def start(self, rid: int, request: RunRequest) -> spawn.Launched:
-        """Run ``request``; its pipes' read ends are ours (the passed fd stays the caller's)."""
-        pipes = [os.pipe() for _ in range(5)]  # out, err, chan, stat, the request
-        ours = [r for r, _ in pipes[:4]]
-        theirs = [w for _, w in pipes[:4]] + [pipes[4][0]]
-        request_w = pipes[4][1]
+    def start(self, rid: int, request: RunRequest, pipes: Pipes) -> spawn.Launched:
+        """Run ``request``; the read ends of ``pipes`` (out, err, chan, stat) are ours once
+        this returns, and all are closed if it raises (the passed fd stays the caller's)."""
+        ours = [r for r, _ in pipes]
+        try:
+            request_r, request_w = os.pipe()  # C closes it before the student's code starts
+        except BaseException:
+            close_pipes(pipes)
+            raise
+        theirs = [w for _, w in pipes] + [request_r]
         try:
             self._send({"op": "start", "rid": rid}, [*theirs, *_passed(request)])
             reply = self._answer(rid)

@@ -2,7 +2,8 @@
 
 ``run_with_oracles(server, request, target, names, source=...)`` runs ``request`` once per
 implementation name, each run with its own oracle (the student's end is passed to the run
-as its ``pass_fd``), and returns the observations in order. The oracles live in the
+as its ``pass_fd``; made as that run starts, so a run that never starts has none), and
+returns the observations in order. The oracles live in the
 student's oracle process (``grader.proxy.oracle.remote``, what the service uses) or on threads
 of this process (``LocalOracles``). A run whose conversation broke
 (the student's side sent something that is not part of it, or went silent) counts as a
@@ -14,7 +15,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import random
 import socket
 import threading
 from collections.abc import Callable, Sequence
@@ -140,23 +140,25 @@ def run_with_oracles(
     it every run's observations are there."""
     source = source or LocalOracles()
     started: dict[int, OracleHandle] = {}
+
+    def pass_fd_for(index: int) -> int:
+        """Each run's oracle is made as the run starts, so that its socket and the run's
+        pipes are made together (``grader.runner.passfd``): their numbers say nothing of
+        the run's place in the batch."""
+        started[index] = _started(source, target, names[index])
+        return started[index].student_fd
+
     try:
-        # in a random order: a socket's number (inode) must not tell a run its position
-        for index in random.SystemRandom().sample(range(len(names)), len(names)):
-            started[index] = _started(source, target, names[index])
-        requests = [
-            dataclasses.replace(request, pass_fd=started[index].student_fd)
-            for index in range(len(names))
-        ]
-        results = server.run_until(requests, max_parallel=max_parallel, stop=stop)
+        results = server.run_until(
+            [request] * len(names), max_parallel=max_parallel, stop=stop, pass_fd_for=pass_fd_for
+        )
     finally:
-        outcomes = [started[index].close() for index in sorted(started)]
-    bugs = [outcome.bug for outcome in outcomes if outcome.bug]
+        outcomes = {index: started[index].close() for index in sorted(started)}
+    bugs = [outcome.bug for outcome in outcomes.values() if outcome.bug]
     if bugs:
         raise RunnerError(f"the grader's oracle failed: {bugs[0]}")
     return [
-        None if run is None else _judged(run, outcome)
-        for run, outcome in zip(results, outcomes, strict=True)
+        None if run is None else _judged(run, outcomes[index]) for index, run in enumerate(results)
     ]
 
 

@@ -25,14 +25,19 @@ RUNS = 1 + len(EX_11_01.twins) + len(EX_11_01.mutants)
 
 class FakeServer:
     """Answers every run with ``answer`` (with its position as stdout), ``max_parallel`` at a
-    time in request order; remembers every batch and how many runs it started."""
+    time in request order, making each run's passed descriptor as it starts it (as
+    ``ForkServer.run_until`` does); remembers every batch, and every request it started."""
 
     isolation = "namespaces"
 
     def __init__(self, answer: Observations) -> None:
         self.answer = answer
         self.batches: list[list[RunRequest]] = []
-        self.started = 0
+        self.sent: list[RunRequest] = []
+
+    @property
+    def started(self) -> int:
+        return len(self.sent)
 
     def run_until(
         self,
@@ -40,13 +45,20 @@ class FakeServer:
         *,
         max_parallel: int = 2,
         stop: Callable[[int, Observations], bool] | None = None,
+        pass_fd_for: Callable[[int], int] | None = None,
     ) -> list[Observations | None]:
         self.batches.append(list(requests))
         results: list[Observations | None] = [None] * len(requests)
-        self.started = min(max_parallel, len(requests))  # the first wave starts together
+
+        def start(index: int) -> None:
+            fd = pass_fd_for(index) if pass_fd_for is not None else None
+            self.sent.append(dataclasses.replace(requests[index], pass_fd=fd))
+
+        for index in range(min(max_parallel, len(requests))):  # the first wave starts together
+            start(index)
         for index in range(len(requests)):
             if index >= self.started:
-                self.started += 1
+                start(index)
             results[index] = dataclasses.replace(self.answer, stdout=f"at {index}")
             if stop is not None and stop(index, self.answer):  # cancel the rest
                 return [run if at == index else None for at, run in enumerate(results)]
@@ -59,7 +71,7 @@ def test_a_failing_real_run_stops_the_batch() -> None:
     assert len(server.batches) == 1 and len(server.batches[0]) == RUNS
     assert server.started <= 2  # the first wave at most: the rest never started
     assert server.batches[0][0].prelude_args == {"target": EX_11_01.function_under_test.to_json()}
-    assert server.batches[0][0].pass_fd is not None
+    assert all(sent.pass_fd is not None for sent in server.sent)
     assert observed.real.exit_code == failed_run().exit_code
     assert observed.twins == {} and observed.mutants == {}
 
@@ -71,6 +83,7 @@ def test_stand_in_runs_are_shuffled_and_their_requests_are_all_alike() -> None:
         observed = observe(EX_11_01, SUBMISSION, server)  # type: ignore[arg-type]
         (batch,) = server.batches
         assert len(batch) == RUNS and server.started == RUNS
+        batch = server.sent
         assert set(observed.twins) == set(EX_11_01.twins)
         assert set(observed.mutants) == set(EX_11_01.mutants)
         alike = [dataclasses.replace(r, pass_fd=None) for r in batch]

@@ -3,13 +3,14 @@ rest never start; the server goes on serving."""
 
 from __future__ import annotations
 
+import socket
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from grader.runner import ForkServer, Limits, Observations, RunRequest
+from grader.runner import ForkServer, Limits, Observations, RunnerError, RunRequest
 from tests.unit.grader.runner.helpers import FILENAME, run, server_for
 
 
@@ -53,3 +54,28 @@ def test_without_a_stop_every_run_reports(server: ForkServer) -> None:
     assert [r.exit_code if r else None for r in results] == [3, 0, 0, 0]
     never = server.run_until(requests, max_parallel=2, stop=lambda index, observed: False)
     assert all(r is not None for r in never)
+
+
+def test_a_passed_descriptor_that_cannot_be_made_stops_the_batch(server: ForkServer) -> None:
+    """``pass_fd_for`` makes each run's descriptor as the run starts; when it fails, the runs
+    in flight are cancelled, nothing more starts, its error is raised, and the server goes
+    on serving."""
+    made: list[socket.socket] = []
+
+    def pass_fd_for(index: int) -> int:
+        if index == 1:
+            raise RunnerError("no oracle for this one")
+        made.extend(socket.socketpair())
+        return made[-1].fileno()
+
+    requests = [RunRequest("import time; time.sleep(20)", FILENAME, limits=Limits(25))] * 4
+    start = time.monotonic()
+    try:
+        with pytest.raises(RunnerError, match="no oracle for this one"):
+            server.run_until(requests, max_parallel=2, pass_fd_for=pass_fd_for)
+    finally:
+        for sock in made:
+            sock.close()
+    assert time.monotonic() - start < 10, "the runs in flight were not cancelled"
+    assert len(made) == 2, "run 0 got its socket, run 1 failed to, no later run started"
+    assert run(server, "print('still serving')").stdout == "still serving\n"

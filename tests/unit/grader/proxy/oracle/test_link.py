@@ -180,9 +180,19 @@ def test_an_oracle_that_cannot_start_is_a_runner_error(monkeypatch: pytest.Monke
     def broken(target: str, name: str) -> Any:
         raise ImportError("no such module")
 
+    class Starting:
+        """Makes each run's oracle as it would start the run (``ForkServer.run_until``)."""
+
+        def run_until(self, requests: list[Any], **options: Any) -> list[None]:
+            for index in range(len(requests)):
+                options["pass_fd_for"](index)
+            return [None] * len(requests)
+
     monkeypatch.setattr(session, "answer_for", broken)
     with pytest.raises(RunnerError, match="could not start"):
-        session.run_with_oracles(None, RunRequest("", "p.py"), "policy", ["real"], max_parallel=1)  # type: ignore[arg-type]
+        session.run_with_oracles(
+            Starting(), RunRequest("", "p.py"), "policy", ["real"], max_parallel=1
+        )  # type: ignore[arg-type]
 
 
 def test_a_conversation_that_sends_too_much_is_broken_off(
