@@ -8,7 +8,10 @@ In the same run it measures the class's floor (``benchmarks/floor.py``: the same
 submissions, each run as often as its exercise has implementations, bare, in processes
 forked from one interpreter; CPU seconds and wall seconds at ``--jobs``), each batch's wall
 time over the floor's, and where the rest goes (``benchmarks/overheads.py``: sandbox
-set-up per run, oracle round trips per run, oracle process starts, gradebook writes).
+set-up per run, oracle round trips per run, oracle process starts and warm-ups, gradebook
+writes). ``budget`` turns "batch wall <= cold floor wall" into CPU milliseconds per run
+left for everything the grader adds, beside what the sandbox alone costs per run. A batch's
+and the sandbox's CPU is the whole machine's (``/proc/stat``): run it on a quiet machine.
 Everything is also written as JSON to ``benchmarks/results/`` (git-ignored).
 
 Every submission is distinct (each file carries its student id; a third of the students
@@ -95,9 +98,10 @@ class PeakMemory:
 
 def _run(args: list[str], cwd: Path, extra_roots: list[int] | None = None) -> dict[str, object]:
     started = time.perf_counter()
-    process = subprocess.Popen([*GRADER, *args, "--json"], cwd=cwd, stdout=subprocess.PIPE)
-    with PeakMemory([process.pid, *(extra_roots or [])]) as memory:
-        stdout, _ = process.communicate()
+    with overheads.MachineCpu() as cpu:
+        process = subprocess.Popen([*GRADER, *args, "--json"], cwd=cwd, stdout=subprocess.PIPE)
+        with PeakMemory([process.pid, *(extra_roots or [])]) as memory:
+            stdout, _ = process.communicate()
     wall = time.perf_counter() - started
     if process.returncode != 0:
         raise SystemExit(f"grader {' '.join(args)} exited with {process.returncode}")
@@ -108,6 +112,11 @@ def _run(args: list[str], cwd: Path, extra_roots: list[int] | None = None) -> di
         "gradings": gradings,
         "gradings_per_second": round(gradings / wall, 2),
         "peak_memory_mib": round(memory.peak / (1 << 20)),
+        "machine_cpu_seconds": {
+            "user": round(cpu.user, 1),
+            "system": round(cpu.system, 1),
+            "idle": round(cpu.idle, 1),
+        },
         "summary": summary,
     }
 
@@ -199,6 +208,7 @@ def where_the_rest_goes(
     exercises = floor_cold["exercises"]
     assert isinstance(exercises, dict)
     parts: dict[str, float] = {"sandbox": 0.0, "oracle_round_trips": 0.0, "oracle_starts": 0.0}
+    machine = {"sandbox": 0.0, "oracle_warm_ups": 0.0}
     measured: dict[str, object] = {}
     for exercise, found in exercises.items():
         cost = overheads.per_exercise(exercise, floor.reference(exercise))
@@ -207,13 +217,40 @@ def where_the_rest_goes(
         parts["sandbox"] += found["runs"] * cost["sandbox_ms"] / 1000
         parts["oracle_round_trips"] += found["runs"] * oracle["round_trip_ms_per_run"] / 1000
         parts["oracle_starts"] += found["submissions"] * cost["oracle_start_ms"] / 1000
+        machine["sandbox"] += found["runs"] * cost["sandbox_cpu_ms"] / 1000
+        machine["oracle_warm_ups"] += found["submissions"] * cost["oracle_warm_cpu_ms"] / 1000
     write_ms = overheads.gradebook_write_ms()
     parts["gradebook_writes"] = gradings * write_ms / 1000
     return {
         "measured": {"per_exercise": measured, "gradebook_write_ms": write_ms},
         "seconds_of_work": {k: round(v, 2) for k, v in parts.items()},
         "wall_seconds_at_jobs": {k: round(v / jobs, 2) for k, v in parts.items()},
-        "note": "oracle round trips include the run's side of each operation (partly floor)",
+        "machine_cpu_seconds": {k: round(v, 2) for k, v in machine.items()},
+        "note": "oracle round trips include the run's side of each operation (partly floor);"
+        " machine CPU counts every process and kernel thread (a run's faults, its namespaces'"
+        " teardown)",
+    }
+
+
+def budget(floors: dict[str, Any], rest: dict[str, Any], jobs: int) -> dict[str, object]:
+    """What "batch wall <= cold floor wall" leaves the grader, per run, in CPU time.
+
+    At ``--jobs`` N the batch may use at most N x the cold floor's wall in CPU seconds. The
+    runs' own work, done warm, costs at least the lowest floor measured (``probe`` is a
+    lower bound no fork server may reach). What remains, per run, is all the grader may
+    add: the sandbox, the oracle, the judging, the gradebook."""
+    cold = floors["cold"]
+    lowest_name = min(floors, key=lambda name: float(floors[name]["cpu_seconds"]))
+    lowest = float(floors[lowest_name]["cpu_seconds"])
+    runs = int(cold["runs"])
+    allowed = float(cold["wall_seconds"]) * jobs
+    sandbox = float(rest["machine_cpu_seconds"]["sandbox"])
+    return {
+        "cpu_seconds_allowed": round(allowed, 1),
+        "lowest_floor": lowest_name,
+        "lowest_floor_cpu_seconds": lowest,
+        "left_for_the_grader_ms_per_run": round(1000 * (allowed - lowest) / runs, 2),
+        "sandbox_cpu_ms_per_run": round(1000 * sandbox / runs, 2),
     }
 
 
@@ -239,6 +276,7 @@ def summary(results: dict[str, Any]) -> None:
                 f"{mode}: wall {batch['wall_seconds']} s, {batch['gradings_per_second']}"
                 f" gradings/s, peak {batch['peak_memory_mib']} MiB, verdicts {batch['summary']}"
             )
+            print(f"{mode}: machine CPU s {batch['machine_cpu_seconds']}")
     for parent, measured in results.get("floor", {}).items():
         print(
             f"floor ({parent}): {measured['runs']} runs, CPU {measured['cpu_seconds']} s,"
@@ -254,6 +292,9 @@ def summary(results: dict[str, Any]) -> None:
     rest = results.get("where_the_rest_goes")
     if rest:
         print(f"where the rest goes (wall s at --jobs): {rest['wall_seconds_at_jobs']}")
+        print(f"where the rest goes (machine CPU s): {rest['machine_cpu_seconds']}")
+    if results.get("budget"):
+        print(f"budget for batch wall <= cold floor wall: {results['budget']}")
 
 
 def main() -> int:
@@ -290,6 +331,7 @@ def main() -> int:
             results["where_the_rest_goes"] = where_the_rest_goes(
                 folder, cold, int(results["gradings"]), args.jobs
             )
+            results["budget"] = budget(floors, results["where_the_rest_goes"], args.jobs)
         results["load_after"] = [round(x, 2) for x in os.getloadavg()]
     print(json.dumps(results, indent=2))
     summary(results)

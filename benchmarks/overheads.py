@@ -5,18 +5,23 @@ its fork servers in the batch's isolation mode, the oracle, the gradebook), time
 ``perf_counter`` spans around exactly that part:
 
 * ``sandbox_ms``: one run of ``pass`` in a fork server (the run's process tree, its
-  namespaces and mounts, the prelude's set-up and the report), median;
+  namespaces and mounts, the prelude's set-up and the report), median; ``sandbox_cpu_ms``:
+  the machine's CPU time per such run (``MachineCpu``: user and kernel, every process and
+  kernel thread, so a namespace's teardown and every copy-on-write fault count too);
 * ``oracle``: the reference probe's runs answered by oracles on threads of this process,
   (``run_with_oracles``' default source), whose ``Link.operate`` is timed: the round trips
   per run (operations the oracle asks of the run, and the run's calls) and the seconds per
   run the oracle waits for its operations (the run's side of each one included; a call's
   own round trip, the only kind EX-11-01 has, is not timed here);
 * ``oracle_start_ms``: starting one submission's oracle process and closing it, median;
+  ``oracle_warm_cpu_ms``: the machine's CPU time per submission's oracle process, started,
+  warmed up for its target (what it does before its first conversation) and closed;
 * ``gradebook_write_ms``: ``Gradebook.record`` of one grading (with its checks) into SQLite.
 """
 
 from __future__ import annotations
 
+import os
 import statistics
 import tempfile
 import threading
@@ -25,6 +30,41 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+
+
+class MachineCpu:
+    """CPU seconds the whole machine spent (user + kernel; ``/proc/stat``) while inside:
+    meaningful on a machine doing nothing else, as a benchmark's should be."""
+
+    def __enter__(self) -> MachineCpu:
+        self._started = _busy()
+        self.user = self.system = self.idle = 0.0
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        ended = _busy()
+        self.user, self.system, self.idle = (
+            b - a for a, b in zip(self._started, ended, strict=True)
+        )
+
+    @property
+    def seconds(self) -> float:
+        return self.user + self.system
+
+
+def _busy() -> tuple[float, float, float]:
+    """(user, system, idle) seconds of the machine since boot, from ``/proc/stat``."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    user, nice, system, idle, iowait, irq, softirq = fields[:7]
+    tick = float(os.sysconf("SC_CLK_TCK"))
+    return (user + nice) / tick, (system + irq + softirq) / tick, (idle + iowait) / tick
+
+
+def _cpu_ms(action: Callable[[], object], repeat: int) -> float:
+    with MachineCpu() as cpu:
+        for _ in range(repeat):
+            action()
+    return round(1000 * cpu.seconds / repeat, 2)
 
 
 def _median_ms(action: Callable[[], object], repeat: int) -> float:
@@ -95,6 +135,7 @@ def per_exercise(exercise_id: str, reference: str, repeat: int = 10) -> dict[str
             trivial = RunRequest("pass", exercise.student_file)
             server.run(trivial)
             sandbox_ms = _median_ms(lambda: server.run(trivial), repeat)
+            sandbox_cpu_ms = _cpu_ms(lambda: server.run(trivial), 5 * repeat)
             run_with_oracles(server, request, target, ["real"], max_parallel=1)
             with timed_links() as totals:
                 for _ in range(repeat):
@@ -102,17 +143,26 @@ def per_exercise(exercise_id: str, reference: str, repeat: int = 10) -> dict[str
                     if not all(run is not None and run.ok for run in found):
                         raise RuntimeError(f"the reference of {exercise_id} failed: {found}")
         start_ms = _median_ms(lambda: OracleProcess.start(master, target).close(), repeat)
+
+        def warmed() -> None:
+            oracles = OracleProcess.start(master, target)
+            oracles.oracle(target, "real").close()  # its report comes after the warm-up
+            oracles.close()
+
+        warm_cpu_ms = _cpu_ms(warmed, repeat)
         isolation = master.isolation
     conversations = max(1.0, totals["conversations"])
     return {
         "isolation": isolation,
         "sandbox_ms": sandbox_ms,
+        "sandbox_cpu_ms": sandbox_cpu_ms,
         "oracle": {
             "operations_per_run": round(totals["operations"] / conversations, 1),
             "calls_per_run": round(totals["calls"] / conversations, 1),
             "round_trip_ms_per_run": round(1000 * totals["seconds"] / conversations, 2),
         },
         "oracle_start_ms": start_ms,
+        "oracle_warm_cpu_ms": warm_cpu_ms,
     }
 
 
