@@ -6,6 +6,7 @@ import contextlib
 import dataclasses
 import json
 import os
+import secrets
 import shutil
 import socket
 import subprocess
@@ -114,7 +115,6 @@ class ForkServer:
         self.hide = tuple(str(Path(p).absolute()) for p in hide)
         self._lock = threading.Lock()
         self._decoder = FrameDecoder()
-        self._next_id = 0
         self._owner = os.getpid()
         self._broken: str | None = None
         self.cleanup: dict[str, str] = {}
@@ -197,10 +197,9 @@ class ForkServer:
                                 stopped = True
                                 self._cancel(inflight)
                                 break
-                        self._next_id += 1
-                        inflight[self._next_id] = (index, request)
-                        payload = payloads[index]
-                        self._send_run(self._next_id, request, payload)
+                        rid = self._new_id(inflight)
+                        inflight[rid] = (index, request)
+                        self._send_run(rid, request, payloads[index])
                     if not inflight:
                         break
                     wall = max(r.limits.wall_ceiling for _, r in inflight.values())
@@ -289,6 +288,15 @@ class ForkServer:
             passfd.close_pipes(pipes)
         frame = {"op": "run", "id": rid, "request": payload, "pipes": True}
         self._send(frame | {"pass_fd": True} if request.pass_fd is not None else frame)
+
+    @staticmethod
+    def _new_id(inflight: dict[int, Any]) -> int:
+        """A run's id: random, never a count. The host and the zygote hold it, and a run
+        can read what the process that forked it holds (H14, tests/hostile/FINDINGS.md): a
+        count would tell the run its place in the batch."""
+        while (rid := secrets.randbits(52)) in inflight:
+            pass
+        return rid
 
     def _cancel(self, inflight: dict[int, Any]) -> None:
         for rid in inflight:

@@ -113,32 +113,37 @@ def launch_from_pipe(
     passed: int | None,
     hide: Sequence[str],
     plan: dict[str, list[str]],
+    forget: Callable[[], None] = lambda: None,
 ) -> Launched:
     """In the zygote: start I, then fork C beside it, in fresh namespaces (see the module
     docstring). C reads its request from ``request_r``; ``writes`` (out, err, chan, stat)
-    and ``passed`` are C's; all three are closed here once C has them."""
+    and ``passed`` are C's; all three are closed here once C has them. ``forget`` runs first
+    thing in C: it drops the zygote's table of runs. I's pid is never a local here either:
+    pids count up, so C must not find its I's, nor other runs' (H14)."""
     lifeline = os.pipe()
-    init = None
+    init: list[int] = []
     _own_namespaces()  # opened before the first unshare, which moves our net and mnt
     sandbox.unshare(_HOST_SIDE)  # our own pid ns stays; our next children move
     try:
-        init = _spawn_init(lifeline[0])
+        init.append(_spawn_init(lifeline[0]))
         pid = os.fork()
     except BaseException:
         _back_to_own_namespaces()
-        if init is not None:
-            _end_init(init)
+        if init:
+            _end_init(init[0])
         for fd in lifeline:
             os.close(fd)
         raise
     if pid == 0:
+        init.clear()
+        forget()
         for fd in lifeline:
             os.close(fd)
         _guarded(writes[3], lambda: _ns_student(request_r, writes, passed, hide, plan))
     _back_to_own_namespaces()
     for fd in (*writes, request_r, *(() if passed is None else (passed,)), lifeline[0]):
         os.close(fd)
-    return Launched(pid, -1, -1, -1, -1, None, lifeline[1], init)
+    return Launched(pid, -1, -1, -1, -1, None, lifeline[1], init[0])
 
 
 def read_request(fd: int) -> RunRequest:

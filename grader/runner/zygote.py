@@ -76,7 +76,9 @@ class _Zygote:
         writes, request_r = (fds[0], fds[1], fds[2], fds[3]), fds[4]
         passed = fds[5] if len(fds) > len(START_FDS) else None
         try:
-            proc = spawn.launch_from_pipe(request_r, writes, passed, self.hide, self.plan)
+            proc = spawn.launch_from_pipe(
+                request_r, writes, passed, self.hide, self.plan, forget=self._forget
+            )
         except Exception as exc:  # launch closed nothing
             for fd in fds:
                 with contextlib.suppress(OSError):
@@ -87,6 +89,11 @@ class _Zygote:
         self.runs[proc.top] = (rid, proc.init, proc.lifeline)
         self.inits[proc.init] = proc.top
         send(self.sock, {"op": "started", "rid": rid, "pid": proc.top})
+
+    def _forget(self) -> None:
+        """In C: the pids of the other runs (and their random ids) are not C's to know."""
+        self.runs.clear()
+        self.inits.clear()
 
     def kill(self, rid: int) -> None:
         for top, (known, init, _) in self.runs.items():
