@@ -166,8 +166,9 @@ class ForkServer:
 
         ``pass_fd_for(index)``: called just before the run at ``index`` is sent, it makes
         the descriptor that run is passed (``passfd``: so that it is made at the run's own
-        start, next to the run's pipes). If it raises ``RunnerError``, nothing more starts,
-        the runs in flight are cancelled, and that error is raised once they have ended."""
+        start, next to the run's pipes). If it raises, nothing more starts, the runs in
+        flight are cancelled, and once they have ended a ``RunnerError`` is raised (its own,
+        if it raised one)."""
         if max_parallel < 1:
             raise ValueError("max_parallel must be >= 1")
         payloads = []
@@ -191,8 +192,12 @@ class ForkServer:
                         if pass_fd_for is not None:
                             try:
                                 request = dataclasses.replace(request, pass_fd=pass_fd_for(index))
-                            except RunnerError as exc:
-                                errors.append(exc)
+                            except Exception as exc:  # the runs in flight still report
+                                errors.append(
+                                    exc
+                                    if isinstance(exc, RunnerError)
+                                    else RunnerError(f"could not make a run's descriptor: {exc!r}")
+                                )
                                 queue.clear()
                                 stopped = True
                                 self._cancel(inflight)

@@ -79,3 +79,12 @@ def test_a_passed_descriptor_that_cannot_be_made_stops_the_batch(server: ForkSer
     assert time.monotonic() - start < 10, "the runs in flight were not cancelled"
     assert len(made) == 2, "run 0 got its socket, run 1 failed to, no later run started"
     assert run(server, "print('still serving')").stdout == "still serving\n"
+
+
+def test_any_error_of_pass_fd_for_is_a_runner_error(server: ForkServer) -> None:
+    def pass_fd_for(index: int) -> int:
+        raise OSError(24, "Too many open files")
+
+    with pytest.raises(RunnerError, match="Too many open files"):
+        server.run_until([RunRequest("pass", FILENAME)] * 3, pass_fd_for=pass_fd_for)
+    assert run(server, "print('still serving')").stdout == "still serving\n"
