@@ -142,6 +142,8 @@ def _serve(
 ) -> NoReturn:
     sandbox.die_with_parent(host)
     sandbox.close_fds_except({2, sock.fileno()})  # the host's pipes are the host's alone
+    with contextlib.suppress(ChildProcessError):  # its argument parser's names, made once:
+        os.wait4(-1, os.WNOHANG)  # else they appear with the first run reaped (H17)
     gc.freeze()  # as the host did: runs forked from here do not touch every object's header
     signal.set_wakeup_fd(-1)
     wake_r, wake_w = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)

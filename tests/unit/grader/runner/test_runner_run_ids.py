@@ -78,3 +78,33 @@ def test_the_probe_finds_what_it_looks_for(server: ForkServer) -> None:
     found = json.loads(server.run(RunRequest(source, "probe.py")).stdout)
     assert 1234 in found["memory:ids"], found
     assert any(":_serve:" in key for key in found), found  # the zygote's loop, below the run
+
+
+#: What CPython's own bookkeeping says, as the run starts (H17), then a pause, so that the
+#: batch lasts longer than one run.
+BOOKKEEPING = """
+import gc, json, logging, sys, time
+print(json.dumps({
+    "gc counts": list(gc.get_count()),
+    "gc objects": len(gc.get_objects()),
+    "allocated blocks": sys.getallocatedblocks(),
+    "logging started ago": time.time() - logging._startTime,
+}))
+time.sleep(0.3)
+"""
+
+
+def test_the_interpreters_bookkeeping_does_not_count_the_runs(server: ForkServer) -> None:
+    """H17: the zygote's collector counts and free lists grew by about 3 per run it started
+    (gc.get_count()[0] was 41, 44, 50, 52, 55, ...), and ``logging._startTime`` dated the
+    batch. Now every run after the first wave starts with the same counts (the first two
+    runs of a server may differ: the real run is at a random one of those two places), and
+    logging's clock starts with the run."""
+    results = server.run_many([RunRequest(BOOKKEEPING, "probe.py")] * RUNS, max_parallel=2)
+    assert all(run.ok for run in results), [run.stderr for run in results]
+    seen = [json.loads(run.stdout) for run in results]
+    for key in ("gc counts", "gc objects", "allocated blocks"):
+        later = [found[key] for found in seen[2:]]
+        assert all(value == later[0] for value in later), (key, [f[key] for f in seen])
+    ages = [found["logging started ago"] for found in seen]
+    assert max(ages) < 1.0, ages  # the batch itself lasts over 1.5 s

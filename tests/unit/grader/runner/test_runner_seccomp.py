@@ -1,0 +1,124 @@
+"""H15, H16 (tests/hostile/FINDINGS.md): runs cannot pass notes through the kernel.
+
+Two runs alive at once voted on their behaviour through ``flock`` on a shared read-only file
+(60 % full passes of EX-11-01 without an expected value), and ``SO_COOKIE`` carried a number
+from one run to any later one. The run's seccomp filter (``grader.runner.seccomp``) refuses
+both, and every other kind of lock, inotify, and new namespaces; ordinary work still runs,
+SQLite on a file included (without OS locks).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+import pytest
+
+from grader.runner import ForkServer, Limits, RunRequest
+
+from .helpers import server_for
+
+TRY = r"""
+import ctypes, errno, fcntl, json, os, socket, sqlite3, subprocess, threading
+libc = ctypes.CDLL(None, use_errno=True)
+shared = os.open(os.__file__, os.O_RDONLY)  # the same file, and inode, in every run
+
+def outcome(action):
+    try:
+        action()
+        return "ok"
+    except OSError as exc:
+        return errno.errorcode.get(exc.errno, str(exc.errno))
+
+def c(name, *args):
+    if getattr(libc, name)(*args) < 0:
+        raise OSError(ctypes.get_errno(), name)
+
+def forked():
+    pid = os.fork()
+    if pid == 0:
+        os._exit(7)
+    assert os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) == 7
+
+def thread():
+    worker = threading.Thread(target=lambda: None)
+    worker.start()
+    worker.join()
+
+found = {
+    "flock": outcome(lambda: fcntl.flock(shared, fcntl.LOCK_SH | fcntl.LOCK_NB)),
+    "fcntl lock": outcome(lambda: fcntl.lockf(shared, fcntl.LOCK_SH | fcntl.LOCK_NB)),
+    "fcntl query": outcome(lambda: fcntl.fcntl(shared, fcntl.F_GETLK, bytes(32))),
+    "inotify": outcome(lambda: c("inotify_init1", 0)),
+    "socket cookie": outcome(lambda: socket.socket().getsockopt(socket.SOL_SOCKET, 57, 8)),
+    "user namespace": outcome(lambda: c("unshare", 0x10000000)),
+    "fcntl flags": outcome(lambda: fcntl.fcntl(shared, fcntl.F_GETFL)),
+    "socket buffer": outcome(lambda: socket.socket().getsockopt(socket.SOL_SOCKET, 7)),
+    "fork": outcome(forked),
+    "thread": outcome(thread),
+    "subprocess": outcome(lambda: subprocess.run(["/bin/true"], check=True)),
+    "sqlite in memory": outcome(lambda: sqlite3.connect(":memory:").execute("create table t(x)")),
+    "sqlite on a file": outcome(lambda: sqlite3.connect("t.db").execute("create table t(x)")),
+}
+print(json.dumps(found))
+"""
+REFUSED = ("flock", "fcntl lock", "fcntl query", "inotify", "socket cookie", "user namespace")
+ALLOWED = ("fcntl flags", "socket buffer", "fork", "thread", "subprocess", "sqlite in memory")
+ALLOWED += ("sqlite on a file",)  # without OS locks: its default VFS is unix-none
+
+
+@pytest.fixture(params=["namespaces", "rlimits"])
+def server(request: pytest.FixtureRequest) -> Iterator[ForkServer]:
+    yield from server_for(request.param)
+
+
+def test_what_runs_could_signal_each_other_with_is_refused(server: ForkServer) -> None:
+    result = server.run(RunRequest(TRY, "probe.py"))
+    assert result.ok, result.stderr
+    found = json.loads(result.stdout)
+    assert {name: found[name] for name in REFUSED} == dict.fromkeys(REFUSED, "EPERM"), found
+    assert {name: found[name] for name in ALLOWED} == dict.fromkeys(ALLOWED, "ok"), found
+
+
+HOLD = """
+import fcntl, os, time
+fd = os.open(os.__file__, os.O_RDONLY)
+try:
+    fcntl.flock(fd, fcntl.LOCK_SH)
+    print("holding", flush=True)
+except OSError as exc:
+    print(exc.errno, flush=True)
+time.sleep(1.5)
+"""
+LOOK = """
+import errno, fcntl, os, time
+time.sleep(0.5)
+fd = os.open(os.__file__, os.O_RDONLY)
+try:
+    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    print("free")
+except OSError as exc:
+    print("held by another run" if exc.errno == errno.EWOULDBLOCK else exc.errno)
+"""
+
+
+def test_a_lock_one_run_takes_is_never_seen_by_another(server: ForkServer) -> None:
+    """The attack itself: before the filter, the second run printed "held by another run"."""
+    limits = Limits(wall_seconds=10)
+    hold, look = server.run_many(
+        [RunRequest(HOLD, "probe.py", limits=limits), RunRequest(LOOK, "probe.py", limits=limits)],
+        max_parallel=2,
+    )
+    assert (hold.stdout, look.stdout) == ("1\n", "1\n"), (hold.stdout, look.stdout)
+
+
+COOKIES = """
+import socket
+print([socket.socket().getsockopt(socket.SOL_SOCKET, 57, 8) for _ in range(2)])
+"""
+
+
+def test_no_run_can_draw_on_the_machines_socket_cookies(server: ForkServer) -> None:
+    """Before the filter: two numbers in a row of a counter every run shares."""
+    result = server.run(RunRequest(COOKIES, "probe.py"))
+    assert not result.ok and "PermissionError" in result.stderr, result.stdout
