@@ -189,19 +189,14 @@ class ForkServer:
                 while queue or inflight:
                     while queue and len(inflight) < max_parallel:
                         index, request = queue.pop()
-                        if pass_fd_for is not None:
-                            try:
-                                request = dataclasses.replace(request, pass_fd=pass_fd_for(index))
-                            except Exception as exc:  # the runs in flight still report
-                                errors.append(
-                                    exc
-                                    if isinstance(exc, RunnerError)
-                                    else RunnerError(f"could not make a run's descriptor: {exc!r}")
-                                )
-                                queue.clear()
-                                stopped = True
-                                self._cancel(inflight)
-                                break
+                        try:
+                            request = _passing(request, index, pass_fd_for)
+                        except RunnerError as exc:  # the runs in flight still report
+                            errors.append(exc)
+                            queue.clear()
+                            stopped = True
+                            self._cancel(inflight)
+                            break
                         rid = self._new_id(inflight)
                         inflight[rid] = (index, request)
                         self._send_run(rid, request, payloads[index])
@@ -280,10 +275,7 @@ class ForkServer:
         """The run's frame, preceded by its descriptors (``passfd``): its pipes, made here
         right after the caller made its passed descriptor, and that one if it has one."""
         if self._fd_channel is None:
-            if request.pass_fd is not None:
-                raise RunnerError("this runner host cannot receive descriptors (no channel)")
-            self._send({"op": "run", "id": rid, "request": payload})
-            return
+            raise RunnerError("this runner host cannot receive descriptors (no channel)")
         pipes = passfd.make_pipes()
         try:
             passfd.send(self._fd_channel, rid, pipes, request.pass_fd)
@@ -291,8 +283,9 @@ class ForkServer:
             raise RunnerError(f"could not pass descriptors to the runner host: {exc}") from exc
         finally:
             passfd.close_pipes(pipes)
-        frame = {"op": "run", "id": rid, "request": payload, "pipes": True}
-        self._send(frame | {"pass_fd": True} if request.pass_fd is not None else frame)
+        self._send(
+            {"op": "run", "id": rid, "request": payload, "pass_fd": request.pass_fd is not None}
+        )
 
     @staticmethod
     def _new_id(inflight: dict[int, Any]) -> int:
@@ -320,6 +313,21 @@ class ForkServer:
         if self._proc.poll() is None:
             self._proc.kill()
         self.close()
+
+
+def _passing(
+    request: RunRequest, index: int, pass_fd_for: Callable[[int], int] | None
+) -> RunRequest:
+    """``request`` with the descriptor ``pass_fd_for`` makes for it; any failure of that is
+    a ``RunnerError``."""
+    if pass_fd_for is None:
+        return request
+    try:
+        return dataclasses.replace(request, pass_fd=pass_fd_for(index))
+    except RunnerError:
+        raise
+    except Exception as exc:
+        raise RunnerError(f"could not make a run's descriptor: {exc!r}") from exc
 
 
 def _cleanup_of(ready: dict[str, Any]) -> dict[str, str]:

@@ -55,9 +55,7 @@ class Host:
         self.zygote: zygote_link.ZygoteLink | None = None
         self.by_fd: dict[int, Run] = {}
         #: Runs to start: id, request, and the pipes the client made for it (``passfd``).
-        self.pending: collections.deque[tuple[int, RunRequest, passfd.Pipes | None]] = (
-            collections.deque()
-        )
+        self.pending: collections.deque[tuple[int, RunRequest, passfd.Pipes]] = collections.deque()
         self.closing = False
         self.wake_r, wake_w = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
         signal.signal(signal.SIGCHLD, lambda *_: None)
@@ -120,7 +118,7 @@ class Host:
         while messages:
             message = messages.pop(0)
             if message.get("op") == "run":
-                self._queue(int(message["id"]), message.pop("request"), message)
+                self._queue(int(message["id"]), message.pop("request"), message.get("pass_fd"))
             elif message.get("op") == "cancel":  # the client needs this run no more
                 self._cancel(message.get("id"))
             elif message.get("op") == "shutdown":
@@ -136,21 +134,16 @@ class Host:
                 self._kill(run, "cancelled")
         for entry in [entry for entry in self.pending if entry[0] == rid]:
             self.pending.remove(entry)
-            if entry[2] is not None:
-                passfd.close_pipes(entry[2])
+            passfd.close_pipes(entry[2])
             _close_passed(entry[1].pass_fd)
             self.send({"op": "cancelled", "id": rid})
 
-    def _queue(self, rid: int, payload: dict[str, Any], frame: dict[str, Any]) -> None:
-        """``frame`` says which descriptors came before it (``passfd``): the run's pipes,
-        and the passed one."""
+    def _queue(self, rid: int, payload: dict[str, Any], pass_fd: object) -> None:
+        """The run's descriptors came before its frame (``passfd``): its pipes, and the
+        passed one if ``pass_fd``."""
         pipes, fd = None, None
         try:
-            if frame.get("pipes") is True:
-                passed = frame.get("pass_fd") is True
-                pipes, fd = passfd.receive(self.fd_channel, rid, passed=passed)
-            elif frame.get("pass_fd") is not None:
-                raise ValueError("a passed descriptor without the run's pipes")
+            pipes, fd = passfd.receive(self.fd_channel, rid, passed=pass_fd is True)
             request = dataclasses.replace(RunRequest.from_json(payload), pass_fd=fd)
             self.pending.append((rid, request, pipes))
         except Exception as exc:
@@ -173,9 +166,8 @@ class Host:
         self.decoder = FrameDecoder()
 
     def _start_next(self) -> None:
-        rid, given = self.pending[0][0], self.pending[0][2]  # no local holds the request
+        rid, pipes = self.pending[0][0], self.pending[0][2]  # no local holds the request
         box = [self.pending.popleft()[1]]
-        pipes = given or passfd.make_pipes()  # the client's (see ``passfd``) if it has a channel
         try:
             group = self.housing.run_group(rid)
             if self.zygote is not None:
@@ -184,9 +176,6 @@ class Host:
                 proc = spawn.launch(
                     box,
                     pipes,
-                    mode=self.mode,
-                    hide=self.hide,
-                    plan=self.plan,
                     housing=(group, self.housing.scratch),
                     drop=self.drop,
                     forget=self._forget,

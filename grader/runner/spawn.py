@@ -72,14 +72,12 @@ def launch(
     box: list[RunRequest],
     pipes: Pipes,
     *,
-    mode: str,
-    hide: Sequence[str],
-    plan: dict[str, list[str]],
     drop: bool = True,
     forget: Callable[[], None] = lambda: None,
     housing: tuple[str | None, str | None] = (None, None),
 ) -> Launched:
-    """Fork the run's process tree. ``box`` holds the one request (see ``child.main``);
+    """ "rlimits": fork the run's process tree ("namespaces" runs are the zygote's:
+    ``launch_from_pipe``). ``box`` holds the one request (see ``child.main``);
     ``forget`` runs first thing in the child to drop the host's other state (other runs'
     requests) from the copy of the host's memory that the student will inherit.
     ``housing`` ("rlimits"): the run's cgroup, which the supervisor joins before anything
@@ -88,8 +86,6 @@ def launch(
     reads = [r for r, _ in pipes]
     writes = (pipes[0][1], pipes[1][1], pipes[2][1], pipes[3][1])
     try:
-        if mode == "namespaces":
-            raise ValueError("namespaces runs are forked by the zygote (launch_from_pipe)")
         host = os.getpid()
         group, scratch = housing
         workdir = tempfile.mkdtemp(prefix="run-", dir=scratch)

@@ -46,7 +46,7 @@ class ZygoteLink:
             raise
         theirs = [w for _, w in pipes] + [request_r]
         try:
-            self._send({"op": "start", "rid": rid}, [*theirs, *_passed(request)])
+            self._send({"op": "start", "rid": rid}, [*theirs, *spawn.passed_fds([request])])
             reply = self._answer(rid)
         except BaseException:
             for fd in (*ours, request_w):
@@ -131,7 +131,3 @@ class ZygoteLink:
 
 def gone() -> NoReturn:
     os._exit(GONE)
-
-
-def _passed(request: RunRequest) -> tuple[int, ...]:
-    return () if request.pass_fd is None else (request.pass_fd,)

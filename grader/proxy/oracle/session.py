@@ -153,7 +153,7 @@ def run_with_oracles(
             [request] * len(names), max_parallel=max_parallel, stop=stop, pass_fd_for=pass_fd_for
         )
     finally:
-        outcomes = {index: started[index].close() for index in sorted(started)}
+        outcomes = {index: handle.close() for index, handle in started.items()}
     bugs = [outcome.bug for outcome in outcomes.values() if outcome.bug]
     if bugs:
         raise RunnerError(f"the grader's oracle failed: {bugs[0]}")
