@@ -19,7 +19,7 @@ import pytest
 
 from grader.runner import ForkServer, RunRequest
 
-from .helpers import server_for
+from .helpers import require_namespaces, server_for
 
 #: Every int the frames below the student's hold (in a local, or in a dict a local holds),
 #: and the numbers after an ``"id":`` or ``"rid":`` in its own writable memory (the
@@ -80,31 +80,42 @@ def test_the_probe_finds_what_it_looks_for(server: ForkServer) -> None:
     assert any(":_serve:" in key for key in found), found  # the zygote's loop, below the run
 
 
-#: What CPython's own bookkeeping says, as the run starts (H17), then a pause, so that the
-#: batch lasts longer than one run.
+#: What CPython's own bookkeeping says as the run starts, read before anything else (an
+#: import of its own could trigger a collection), then a pause, so that the batch lasts
+#: longer than one run (H17).
 BOOKKEEPING = """
-import gc, json, logging, sys, time
-print(json.dumps({
-    "gc counts": list(gc.get_count()),
-    "gc objects": len(gc.get_objects()),
-    "allocated blocks": sys.getallocatedblocks(),
-    "logging started ago": time.time() - logging._startTime,
-}))
+import gc, sys
+found = {"gc counts": list(gc.get_count()), "allocated blocks": sys.getallocatedblocks()}
+found["gc objects"] = len(gc.get_objects())
+import json, logging, time
+found["logging started ago"] = time.time() - logging._startTime
+print(json.dumps(found))
 time.sleep(0.3)
 """
 
 
-def test_the_interpreters_bookkeeping_does_not_count_the_runs(server: ForkServer) -> None:
+@pytest.fixture
+def logging_server() -> Iterator[ForkServer]:
+    """A server whose host imported logging before its runs, as a master does."""
+    require_namespaces()
+    with ForkServer(isolation="namespaces", preload=["logging"]) as server:
+        yield server
+
+
+def test_the_interpreters_bookkeeping_does_not_count_the_runs(logging_server: ForkServer) -> None:
     """H17: the zygote's collector counts and free lists grew by about 3 per run it started
     (gc.get_count()[0] was 41, 44, 50, 52, 55, ...), and ``logging._startTime`` dated the
-    batch. Now every run after the first wave starts with the same counts (the first two
-    runs of a server may differ: the real run is at a random one of those two places), and
-    logging's clock starts with the run."""
-    results = server.run_many([RunRequest(BOOKKEEPING, "probe.py")] * RUNS, max_parallel=2)
+    batch. Now every run after the first wave starts with the same counts, give or take the
+    block or two a busy machine leaves (the first two runs of a server may differ: the real
+    run is at a random one of those two places), and logging's clock starts with the run."""
+    runs = [RunRequest(BOOKKEEPING, "probe.py")] * RUNS
+    results = logging_server.run_many(runs, max_parallel=2)
     assert all(run.ok for run in results), [run.stderr for run in results]
     seen = [json.loads(run.stdout) for run in results]
     for key in ("gc counts", "gc objects", "allocated blocks"):
-        later = [found[key] for found in seen[2:]]
-        assert all(value == later[0] for value in later), (key, [f[key] for f in seen])
+        later = [sum(found[key]) if key == "gc counts" else found[key] for found in seen[2:]]
+        # a busy machine can leave a block or two more or less in the zygote at one fork:
+        # noise; counting runs made 8 later runs span about 24
+        assert max(later) - min(later) <= 4, (key, [f[key] for f in seen])
     ages = [found["logging started ago"] for found in seen]
     assert max(ages) < 1.0, ages  # the batch itself lasts over 1.5 s
