@@ -24,12 +24,11 @@ if TYPE_CHECKING:  # imported in main(), after a check's master process is on it
 
     from grader.errors import GraderError
 
-#: The subcommands, in ``--help`` order: modules of ``grader.frontends.commands``.
-COMMAND_NAMES = (
-    "check",
-    "list",
+#: The subcommands, in ``--help`` order: modules of ``grader.frontends.commands``, then of
+#: ``grader.instructor.entrypoints.commands``.
+COMMAND_NAMES = ("check", "list", "submit")
+INSTRUCTOR_COMMAND_NAMES = (
     "build_starters",
-    "submit",
     "grade",
     "worker",
     "export",
@@ -54,6 +53,9 @@ def commands() -> tuple[ModuleType, ...]:
 
     return tuple(
         importlib.import_module(f"grader.frontends.commands.{name}") for name in COMMAND_NAMES
+    ) + tuple(
+        importlib.import_module(f"grader.instructor.entrypoints.commands.{name}")
+        for name in INSTRUCTOR_COMMAND_NAMES
     )
 
 

@@ -121,12 +121,14 @@ def test_build_starters_without_solutions_is_a_usage_error(
 def test_every_subcommand_follows_the_commands_convention() -> None:
     from grader.frontends.cli import build_parser, commands
 
+    places = ("grader.frontends.commands.", "grader.instructor.entrypoints.commands.")
     for module in commands():
-        assert module.__name__.startswith("grader.frontends.commands.")
+        assert module.__name__.startswith(places)
         assert callable(module.register) and callable(module.run)
     parser = build_parser()
-    for argv in (["check", "EX-11-01"], ["list"], ["build-starters"]):
-        assert parser.parse_args(argv).run.__module__.startswith("grader.frontends.commands.")
+    for argv in (["check", "EX-11-01"], ["list"]):
+        assert parser.parse_args(argv).run.__module__.startswith(places[0])
+    assert parser.parse_args(["build-starters"]).run.__module__.startswith(places[1])
 
 
 @pytest.mark.parametrize("key", ["error.submission", "check.input", "report.unknown_exercise"])

@@ -8,7 +8,7 @@ import argparse
 import pytest
 
 import grader.frontends.commands.check as check_command
-import grader.frontends.commands.stats as stats_command
+import grader.instructor.entrypoints.commands.stats as stats_command
 from grader.frontends.cli import main
 
 

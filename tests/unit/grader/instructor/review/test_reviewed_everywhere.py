@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from grader.frontends.cli import main
-from grader.frontends.commands.grade import with_decisions
+from grader.instructor.entrypoints.commands.grade import with_decisions
 from grader.instructor.gradebook.export import to_csv, to_json
 from grader.instructor.review.data import ClassData
 from grader.instructor.review.matrix import build_matrix

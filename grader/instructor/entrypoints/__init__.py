@@ -1,0 +1,1 @@
+"""The instructor wing's entry points: its ``grader`` subcommands (``commands/``)."""
