@@ -2,10 +2,11 @@
 
     grader check EX-12-01 [--path FILE] [--root DIR] [--lang zh|en] [--json]
     grader list [--root DIR] [--lang zh|en] [--json] [--no-run]
-    grader build-starters [--root DIR] [--check]
+    grader submit [--student ID] [--out FILE] | --verify FILE
 
-Each subcommand is a module of ``grader.frontends.commands`` (``register`` + ``run``); this
-module only
+Each student's subcommand is a module of ``grader.frontends.commands`` (``register`` +
+``run``); the instructor's (grade, review, export, ...) are the instructor wing's, found
+through one plugin hook (``INSTRUCTOR_PLUGIN``) where the wing is installed. This module only
 registers them and dispatches. Exit codes: see ``grader.errors`` (the one place they are
 written down). No command ever ends with a Python traceback.
 """
@@ -24,42 +25,61 @@ if TYPE_CHECKING:  # imported in main(), after a check's master process is on it
 
     from grader.errors import GraderError
 
-#: The subcommands, in ``--help`` order: modules of ``grader.frontends.commands``, then of
-#: ``grader.instructor.entrypoints.commands``.
+#: The student's subcommands, in ``--help`` order: modules of ``grader.frontends.commands``.
 COMMAND_NAMES = ("check", "list", "submit")
-INSTRUCTOR_COMMAND_NAMES = (
-    "build_starters",
-    "grade",
-    "worker",
-    "export",
-    "feedback",
-    "stats",
-    "review",
-    "release",
-    "roster",
-    "extend",
-    "integrity",
-    "gradebook",
-)
+#: The one place the student side reaches the instructor wing: a plugin looked up by name,
+#: never imported (``lint-imports`` checks that nothing here imports ``grader.instructor``).
+#: Its ``command_modules()`` come after the student's in ``--help``; in a student copy (no
+#: ``grader/instructor/``) or an install without the ``instructor`` extra there are none.
+INSTRUCTOR_PLUGIN = "grader.instructor.entrypoints"
 
 
 #: Commands run by the course staff: an internal error there is not "report it to the staff".
-STUDENT_COMMANDS = frozenset({"check", "list", "submit"})
+STUDENT_COMMANDS = frozenset(COMMAND_NAMES)
 _STAFF_WORDED = frozenset({"error.internal", "error.runner"})
 
 
-def commands() -> tuple[ModuleType, ...]:
+def commands(*, student_only: bool = False) -> tuple[ModuleType, ...]:
+    """The student's command modules, then the instructor wing's (when it is installed)."""
     import importlib
 
-    return tuple(
+    student = tuple(
         importlib.import_module(f"grader.frontends.commands.{name}") for name in COMMAND_NAMES
-    ) + tuple(
-        importlib.import_module(f"grader.instructor.entrypoints.commands.{name}")
-        for name in INSTRUCTOR_COMMAND_NAMES
+    )
+    plugin = None if student_only else instructor_plugin()
+    return student + (() if plugin is None else tuple(plugin.command_modules()))
+
+
+def instructor_plugin() -> ModuleType | None:
+    """The instructor wing's entry points, or None where the wing is not shipped."""
+    import importlib
+
+    try:
+        return importlib.import_module(INSTRUCTOR_PLUGIN)
+    except ModuleNotFoundError as error:
+        if error.name in ("grader.instructor", INSTRUCTOR_PLUGIN):
+            return None
+        raise
+
+
+def _epilog() -> str:
+    """The exit codes, and where the instructor's commands are when only their extra is
+    missing (a student copy has none to mention)."""
+    from grader.errors import EXIT_CODES
+
+    plugin = instructor_plugin()
+    missing = () if plugin is None else tuple(plugin.missing_extra())
+    if plugin is None or not missing:
+        return EXIT_CODES
+    return (
+        f"{EXIT_CODES}\n\ninstructor commands (grade, review, export, ...): not installed "
+        f"({', '.join(missing)} missing); install them with {plugin.INSTALL_HINT}"
     )
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(*, student_only: bool = False) -> argparse.ArgumentParser:
+    """Every command's parser; ``student_only`` when a student's command was named (it then
+    never looks for the instructor wing: reading its extra's metadata costs 0.1-0.2 s)."""
     import argparse
 
     from grader.errors import EXIT_CODES
@@ -67,11 +87,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="grader",
         description="Check ticketflow course exercises (lessons 11-13).",
-        epilog=EXIT_CODES,
+        epilog=EXIT_CODES if student_only else _epilog(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for command in commands():
+    for command in commands(student_only=student_only):
         command.register(subparsers)
     return parser
 
@@ -153,7 +173,8 @@ def _main(argv: Sequence[str]) -> int:
     from grader.frontends.commands.common import emit
     from grader.render.catalog import render_message, resolve_lang
 
-    args = build_parser().parse_args(argv)
+    student = bool(argv) and argv[0] in STUDENT_COMMANDS
+    args = build_parser(student_only=student).parse_args(argv)
     lang = resolve_lang(getattr(args, "lang", None))
     as_json = bool(getattr(args, "json", False))
     exercise = getattr(args, "exercise", None)

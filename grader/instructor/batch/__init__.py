@@ -1,0 +1,1 @@
+"""Grading a whole class: discovery, the plan, local processes or Celery workers."""
