@@ -30,7 +30,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run(args: argparse.Namespace, lang: str, as_json: bool) -> int:
     from grader.app.course import find_course_root
-    from grader.instructor.batch.submit import pack, verify
+    from grader.app.handin import pack, verify
 
     if args.verify is not None:
         verified = verify(args.verify)

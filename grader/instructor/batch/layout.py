@@ -22,20 +22,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from grader.app.handin import NOTEBOOK_SUFFIX, valid_student_id
 from grader.errors import UsageError
 from grader.judge.exercises.spec import Exercise
 
 EXERCISE_FOLDER = re.compile(r"^EX-\d{2}-\d{2}$")
 #: Entries of a course tree (the course copy given instead of SUBMISSIONS).
 COURSE_MARKERS = ("exercises", "grader", "lessons", "pyproject.toml", "src")
-STUDENT_ID = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9._-]{0,63}$")
 ZIP_SUFFIX = ".zip"
-NOTEBOOK_SUFFIX = ".ipynb"
-
-
-def valid_student_id(text: str) -> bool:
-    """1-64 characters of ``A-Za-z0-9._-``, not starting with ``.`` or ``-``."""
-    return STUDENT_ID.fullmatch(text) is not None
 
 
 SourceKind = Literal["folder", "zip", "clash"]

@@ -20,8 +20,8 @@ from pathlib import Path
 
 from sqlalchemy.exc import InterfaceError, OperationalError
 
+from grader.app.archive import ArchiveProblem, extract, read_archive
 from grader.errors import GraderError, SubmissionError
-from grader.instructor.batch.archive import ArchiveProblem, extract, read_archive
 from grader.instructor.batch.layout import StudentSource, locate
 from grader.instructor.batch.plan import BatchPlan, ExerciseOutcome, StudentOutcome, pid_label
 from grader.instructor.batch.sessions import Session, student_session

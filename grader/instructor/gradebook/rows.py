@@ -3,26 +3,14 @@
 
 from __future__ import annotations
 
-import functools
 from datetime import UTC
 
+from grader.app.version import grader_version
 from grader.instructor.gradebook.codec import message_from, params_to_json, split_name
 from grader.instructor.gradebook.entries import GradingEntry
 from grader.instructor.gradebook.models import CheckRow, Grading, Review
 from grader.instructor.gradebook.views import CheckView, ResultView, ReviewView
 from grader.judge.results import CheckResult
-
-
-@functools.cache
-def grader_version() -> str:
-    """The installed course package's version, read once per process (reading the package
-    metadata cost about 1.5 ms, a quarter of a grading's write)."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("ticketflow-course")
-    except PackageNotFoundError:
-        return "0+unknown"
 
 
 def grading_row(entry: GradingEntry) -> Grading:

@@ -14,8 +14,8 @@ import io
 from dataclasses import dataclass
 from pathlib import Path
 
+from grader.app.handin import valid_student_id
 from grader.errors import UsageError
-from grader.instructor.batch.layout import valid_student_id
 
 FIELDS = ("name", "email", "sis_user_id", "sis_login_id", "section")
 #: Normalised header -> field.

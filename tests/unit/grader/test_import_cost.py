@@ -87,3 +87,28 @@ def test_the_runner_package_still_hands_out_its_names() -> None:
         "    raise SystemExit('an unknown name was handed out')\n"
     )
     assert "grader.runner.client" in _modules_after(code)
+
+
+def test_submit_loads_neither_the_instructor_wing_nor_the_gradebooks_orm(tmp_path: Path) -> None:
+    """``grader submit`` (packing and ``--verify``) is the student's: its version number and
+    zip checks live in grader/app, so it never loads SQLAlchemy or the gradebook's models."""
+    repo = Path(__file__).resolve().parents[3]
+    course = tmp_path / "course"
+    (course / "exercises").mkdir(parents=True)
+    for exercise in (repo / "exercises").iterdir():
+        if exercise.is_dir():
+            (course / "exercises" / exercise.name).mkdir()
+    (course / "exercises" / "EX-11-02" / "answer.md").write_text("my answer\n" * 20)
+    zipped = tmp_path / "alice.zip"
+    code = (
+        "import contextlib, io\n"
+        "from grader.frontends.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    assert main(['submit', '--student', 'alice', '--root', {str(course)!r},"
+        f" '--out', {str(zipped)!r}]) == 0\n"
+        f"    assert main(['submit', '--verify', {str(zipped)!r}]) == 0\n"
+    )
+    modules = _modules_after(code)
+    assert zipped.is_file()
+    assert _heavy(modules) == set()
+    assert {name for name in modules if name.startswith("grader.instructor")} == set()

@@ -43,7 +43,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace, lang: str, as_json: bool) -> int:
-    from grader.instructor.batch.layout import valid_student_id
+    from grader.app.handin import valid_student_id
     from grader.instructor.gradebook import Gradebook
     from grader.instructor.gradebook.service import default_reviewer
     from grader.instructor.term.deadlines import ALL, load_settings, parse_time, settings_path

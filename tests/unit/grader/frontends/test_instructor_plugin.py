@@ -5,6 +5,7 @@ commands, and ``check`` and ``submit`` work; where it is installed, its commands
 from __future__ import annotations
 
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -94,3 +95,25 @@ def test_without_the_wing_help_lists_only_student_commands(tmp_path: Path) -> No
     refused = _without_wing("grade", "somewhere", cwd=tmp_path)
     assert refused.returncode == 2
     assert "invalid choice: 'grade'" in refused.stderr
+
+
+@pytest.mark.slow
+def test_without_the_wing_check_and_submit_work(tmp_path: Path) -> None:
+    probe = next((REPO / "solutions" / "EX-12-01").glob("*.py"))
+    checked = _without_wing("check", "EX-12-01", "--path", str(probe), "--json", cwd=REPO)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert '"status": "passed"' in checked.stdout
+    assert "LOADED []" in checked.stderr
+
+    course = tmp_path / "course"
+    shutil.copytree(REPO / "exercises", course / "exercises")
+    shutil.copyfile(probe, course / "exercises" / "EX-12-01" / probe.name)
+    zipped = tmp_path / "alice.zip"
+    argv = ("submit", "--student", "alice", "--root", str(course), "--out", str(zipped))
+    packed = _without_wing(*argv, "--lang", "en", cwd=tmp_path)
+    assert packed.returncode == 0, packed.stdout + packed.stderr
+    assert zipped.is_file()
+    assert "LOADED []" in packed.stderr
+    verified = _without_wing("submit", "--verify", str(zipped), "--lang", "en", cwd=tmp_path)
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+    assert "LOADED []" in verified.stderr

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from grader.app.handin import valid_student_id
 from grader.errors import UsageError
-from grader.instructor.batch.layout import discover, locate, valid_student_id
+from grader.instructor.batch.layout import discover, locate
 from grader.judge.exercises import get_exercise
 
 

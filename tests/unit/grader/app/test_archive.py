@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.instructor.batch.archive import ArchiveProblem, extract, read_archive
+from grader.app.archive import ArchiveProblem, extract, read_archive
 from tests.support.classroom import (
     BAD_ARCHIVES,
     bad_archive,

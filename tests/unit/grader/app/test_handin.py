@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from grader.app.archive import extract
+from grader.app.handin import pack, verify
 from grader.errors import UsageError
-from grader.instructor.batch.archive import extract
-from grader.instructor.batch.submit import pack, verify
 from tests.support.classroom import REPO, SOLUTIONS, zip_bytes
 
 

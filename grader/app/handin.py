@@ -1,5 +1,5 @@
-"""``grader submit``: pack a student's answers into ``ID.zip`` with a manifest, and check a
-zip against its manifest (``--verify``).
+"""The student's hand-in (``grader submit``): pack a student's answers into ``ID.zip``
+with a manifest, and check a zip against its manifest (``--verify``).
 
 The zip's root holds ``EX-NN-MM/<file>`` and ``manifest.json``::
 
@@ -7,7 +7,9 @@ The zip's root holds ``EX-NN-MM/<file>`` and ``manifest.json``::
      "files": {"EX-11-01/retry_policy_probe.py": "<sha256>", ...},
      "grader_version": "0.1.0", "created_at": "2026-11-30T12:00:00+00:00"}
 
-An untouched starter is left out (the batch grades it as missing, the same score).
+An untouched starter is left out (the batch grades it as missing, the same score). The
+student id's rule and the zip's checks (``grader.app.archive``) are the ones ``grader grade``
+applies: it reads them from here.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
 import tempfile
 import zipfile
@@ -22,16 +25,23 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from grader.app.archive import MANIFEST, ArchiveProblem, extract, read_archive
 from grader.app.course import EXERCISES_DIR
+from grader.app.version import grader_version
 from grader.errors import UsageError, VerifyRefused
-from grader.instructor.batch.archive import MANIFEST, ArchiveProblem, extract, read_archive
-from grader.instructor.batch.layout import NOTEBOOK_SUFFIX, valid_student_id
 from grader.judge.exercises import exercise_ids, get_exercise
 from grader.judge.safe_open import open_no_links
 from grader.judge.starters import is_untouched_starter
 
+STUDENT_ID = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9._-]{0,63}$")
+NOTEBOOK_SUFFIX = ".ipynb"
 #: Every entry gets this timestamp, so packing the same answers twice gives the same bytes.
 _ZIP_TIME = (2020, 1, 1, 0, 0, 0)
+
+
+def valid_student_id(text: str) -> bool:
+    """1-64 characters of ``A-Za-z0-9._-``, not starting with ``.`` or ``-``."""
+    return STUDENT_ID.fullmatch(text) is not None
 
 
 @dataclass(frozen=True)
@@ -44,8 +54,6 @@ class Packed:
 def pack(root: Path, student: str, out: Path | None = None, *, overwrite: bool = False) -> Packed:
     """Zip the student's started answers under ``root/exercises``. An existing file at the
     target is replaced only with ``overwrite`` (``--force``); else ``error.submit_exists``."""
-    from grader.instructor.gradebook.rows import grader_version
-
     if not valid_student_id(student):
         raise UsageError("error.student_id", given=student[:80])
     files: dict[str, bytes] = {}
