@@ -3,13 +3,17 @@ PYTHON ?= python3
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
+# The course repository installs everything: dev (tests, linters) includes the notebooks and the
+# instructor extras. A student copy (`grader release`) has no grader/instructor/: it installs
+# only what students run, the lessons' notebooks and the grader's student side.
+EXTRAS ?= $(if $(wildcard grader/instructor),dev,notebooks)
 
 .PHONY: setup demo lab test test-fast lint bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e ".[dev]"
+	$(PY) -m pip install --quiet -e ".[$(EXTRAS)]"
 	touch $(STAMP)
 
 setup: $(STAMP)

@@ -1,15 +1,20 @@
 """``grader release``: the student copy of the course, without anything that gives an answer.
 
-What goes in: the lessons (with their captures), every exercise statement with a fresh
-starter (written from the grader's starter templates, never copied from ``exercises/``,
-where an instructor may have solved them), ``ticketflow`` and the lab harness, the grader,
-``README.md``, ``Makefile`` and ``pyproject.toml``. What stays out, and why, is written to
+The copy is made **by inclusion**: only what ``SHIPPED`` names goes in, so a new file or
+folder in the course stays out until someone decides it is for students. What goes in: the
+lessons (with their captures), every exercise statement with a fresh starter (written from
+the grader's starter templates, never copied from ``exercises/``, where an instructor may
+have solved them), ``ticketflow`` and the lab harness, the student side of the grader
+(``check``, ``list``, ``submit``, the notebook API, the judge, the runner), ``README.md``,
+``Makefile`` and ``pyproject.toml``. What stays out, and why, is written to
 ``RELEASE-MANIFEST.json`` in the copy.
 
-Files are copied as they are: nothing is rewritten. The answer key is data the copy leaves
-out: ``grader/private/`` holds each prose exercise's rubric (patterns and concept
-summaries), and a prose exercise without its private file is checked for length and then
-waits for the instructor ("needs_review"; ``grader.judge.exercises.answer_key``).
+Files are copied as they are: nothing is rewritten. Two parts of ``grader/`` never ship: the
+instructor wing (``grader/instructor/``: grading a class, the gradebook, the review page,
+the integrity detector and its thresholds), whose commands the copy's ``grader`` then does
+not list; and the answer key, ``grader/private/``, each prose exercise's rubric (patterns
+and concept summaries): there a prose answer is checked for length and then waits for the
+instructor ("needs_review"; ``grader.judge.exercises.answer_key``).
 """
 
 from __future__ import annotations
@@ -22,7 +27,8 @@ from pathlib import Path
 
 from grader.errors import UsageError
 
-#: Copied as they are (folders recursively), relative to the course root.
+#: Everything the copy holds besides ``exercises/`` (written apart): copied as they are
+#: (folders recursively), relative to the course root. The grader's student side only.
 SHIPPED = (
     "README.md",
     "Makefile",
@@ -30,19 +36,31 @@ SHIPPED = (
     "lessons",
     "src/ticketflow",
     "src/ticketflow_lab",
-    "grader",
+    "grader/__init__.py",
+    "grader/__main__.py",
+    "grader/errors.py",
+    "grader/README.md",
+    "grader/frontends",
+    "grader/app",
+    "grader/render",
+    "grader/judge",
+    "grader/proxy",
+    "grader/variants",
+    "grader/runner",
 )
-#: Top-level entries left out on purpose, with the reason the manifest gives.
+#: Why an entry that is not shipped stays out, as the manifest says (anything else: "not
+#: part of the student copy").
 LEFT_OUT_REASONS = {
     "solutions": "reference solutions",
     "tests": "the test suite: reference probes, expected outputs, the hostile corpus",
     "benchmarks": "instructor tooling",
     ".grader": "a local verdict cache",
     ".git": "history: holds every version of every file, solutions included",
-}
-#: Folders inside what is shipped that are left out, with the manifest's reason.
-LEFT_OUT_INSIDE = {
     "grader/private": "the answer key: prose rubric patterns and concept summaries",
+    "grader/instructor": (
+        "the instructor wing: grading a class, the gradebook, the review page, the"
+        " integrity detector and its thresholds"
+    ),
 }
 MANIFEST = "RELEASE-MANIFEST.json"
 NOTE = "STUDENT-COPY.md"
@@ -119,10 +137,11 @@ def _write_note(out: Path) -> str:
     """A new file saying what this copy is (the README itself is copied as it is)."""
     (out / NOTE).write_text(
         "# Student copy\n\n"
-        "Built by `grader release`: the reference solutions, the tests and the prose rubrics\n"
-        f"(the answer key, `grader/private/`) are not included; `{MANIFEST}` lists every file\n"
-        "and everything left out. Where README.md mentions them, it describes the instructors'\n"
-        "repository.\n",
+        "Built by `grader release`: the reference solutions, the tests, the prose rubrics\n"
+        "(the answer key, `grader/private/`) and the instructor's tools (`grader/instructor/`:\n"
+        "`grader grade`, `review`, `export`, ...) are not included, so `grader --help` lists\n"
+        f"only `check`, `list` and `submit`; `{MANIFEST}` lists every file and everything left\n"
+        "out. Where README.md mentions them, it describes the instructors' repository.\n",
         encoding="utf-8",
     )
     return NOTE
@@ -131,9 +150,6 @@ def _write_note(out: Path) -> str:
 def _walk(folder: Path, root: Path) -> Iterator[Path]:
     for path in sorted(folder.rglob("*")):
         if any(part in _NEVER_COPIED for part in path.parts) or path.suffix == ".pyc":
-            continue
-        relative = path.relative_to(root).as_posix()
-        if any(relative == kept or relative.startswith(f"{kept}/") for kept in LEFT_OUT_INSIDE):
             continue
         if path.is_file() and not path.is_symlink():
             yield path
@@ -159,19 +175,22 @@ def _write_exercises(root: Path, out: Path) -> list[str]:
 
 
 def _left_out(root: Path) -> tuple[Entry, ...]:
-    shipped_tops = {name.split("/")[0] for name in SHIPPED} | {"exercises"}
+    """Every entry of the course that is not shipped, down to the folders that hold a
+    shipped part (``src/``, ``grader/``), each with its reason."""
+    shipped = {*SHIPPED, "exercises"}
+    holding = {"/".join(name.split("/")[:depth]) for name in shipped for depth in (1, 2)}
     entries = []
-    for path in sorted(root.iterdir()):
-        if path.name in shipped_tops:
-            continue
-        reason = LEFT_OUT_REASONS.get(path.name, "not part of the student copy")
-        entries.append(Entry(path.name, reason))
-    for path in sorted((root / "src").iterdir()) if (root / "src").is_dir() else []:
-        if f"src/{path.name}" not in SHIPPED:
-            entries.append(Entry(f"src/{path.name}", "not part of the student copy"))
-    entries += [
-        Entry(path, reason) for path, reason in LEFT_OUT_INSIDE.items() if (root / path).exists()
-    ]
+    pending = [root]
+    while pending:
+        for path in sorted(pending.pop(0).iterdir()):
+            relative = path.relative_to(root).as_posix()
+            if relative in shipped or ("/" in relative and path.name in _NEVER_COPIED):
+                continue
+            if relative in holding and path.is_dir():
+                pending.append(path)
+                continue
+            reason = LEFT_OUT_REASONS.get(relative, "not part of the student copy")
+            entries.append(Entry(relative, reason))
     entries.append(Entry(f"{{{','.join(_NEVER_COPIED)}}}, *.pyc", "caches, rebuilt when used"))
     entries.append(Entry("exercises/*/<student file>", "replaced by the untouched starter"))
     return tuple(entries)

@@ -143,7 +143,7 @@ def test_no_solution_text_and_no_rubric_is_in_the_copy(release: Path) -> None:
 def test_the_answer_key_scan_finds_every_text_in_a_copy_that_keeps_private(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(release_module, "LEFT_OUT_INSIDE", {})
+    monkeypatch.setattr(release_module, "SHIPPED", (*release_module.SHIPPED, "grader/private"))
     leaky = release_module.build_release(REPO, tmp_path / "leaky")
     assert "grader/private/EX-11-02.toml" in leaky.files
     shipped = _shipped_text(leaky.out)
