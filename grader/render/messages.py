@@ -936,6 +936,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "请用 --until TIME 给出新的截止时间（ISO 8601，例如 2026-12-09T23:59）。",
         "en": "Give the new due time with --until TIME (ISO 8601, e.g. 2026-12-09T23:59).",
     },
+    "error.extend_before_due": {
+        "zh": "--until {until} 早于 {exercise} 的截止时间（{due}）：延期只能把截止时间往后推，否则按时交的作业会变成迟交。没有记录任何内容；请给出晚于 {due} 的时间。",
+        "en": "--until {until} is before the due time of {exercise} ({due}): an extension only moves a due time later, or work handed in on time would become late. Nothing was recorded; give a time after {due}.",
+    },
+    "error.extend_unknown_student": {
+        "zh": "{student} 既不在名单上，也不在本成绩册已评分的提交中；没有记录任何内容。请检查学号（grader roster show 列出全班），或先导入名单（grader roster import）。",
+        "en": "{student} is neither on the roster nor among the graded submissions of this gradebook; nothing was recorded. Check the id (grader roster show lists the class), or import the roster first (grader roster import).",
+    },
     "extend.none": {
         "zh": "{student} 在 {exercise} 上没有延期。",
         "en": "{student} has no extension for {exercise}.",

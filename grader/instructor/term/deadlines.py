@@ -69,6 +69,16 @@ class CourseSettings:
         late_by = max(0.0, (received_at - due).total_seconds())
         return due, late_by, self.late.penalty(late_by)
 
+    def due_after(self, exercise: str, until: datetime) -> tuple[str, datetime] | None:
+        """The first exercise ``exercise`` covers (``ALL``: every one) whose due time is after
+        ``until``: an extension to ``until`` would move its due time earlier and make work
+        handed in on time late. None when there is none."""
+        for name in sorted(self.due) if exercise == ALL else [exercise]:
+            due = self.due.get(name)
+            if due is not None and until < due:
+                return name, due
+        return None
+
 
 def parse_time(text: str, zone: tzinfo, what: str) -> datetime:
     """An ISO 8601 time; without an offset it is in ``zone``."""

@@ -126,6 +126,15 @@ def set_lateness(
                 row.due_at = None if due is None else _utc(due)
 
 
+def known_students(book: Gradebook) -> set[str]:
+    """Every id the gradebook knows: on the roster, graded, or with a received hand-in."""
+    with book.sessions() as session:
+        known = set(session.scalars(select(RosterEntry.student)))
+        known |= set(session.scalars(select(CurrentResult.student)))
+        known |= set(session.scalars(select(Receipt.student)))
+    return known
+
+
 @dataclass(frozen=True)
 class ExtensionView:
     student: str

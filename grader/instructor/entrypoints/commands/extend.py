@@ -1,7 +1,8 @@
 """``grader extend STUDENT [EXERCISE] --until TIME --reason TEXT``: a later due time.
 
-exit codes: 0 recorded (or listed / revoked); 2 a bad time, an unknown exercise, an
-invalid student id, bad course settings, or a gradebook the grader did not create."""
+exit codes: 0 recorded (or listed / revoked); 2 a bad time, a time before the due time, an
+unknown exercise, an invalid student id or one the gradebook does not know, bad course
+settings, no gradebook, or a gradebook the grader did not create. A refusal writes nothing."""
 
 from __future__ import annotations
 
@@ -13,14 +14,16 @@ from grader.frontends.commands.common import add_db
 from grader.render.catalog import render_message
 
 EPILOG = """Without EXERCISE the extension covers every exercise of the student. TIME is ISO
-8601 (without an offset: the timezone of course.toml). The lateness and penalty of the
-student's recorded submissions are recomputed at once. --list shows every extension;
---revoke removes one.
+8601 (without an offset: the timezone of course.toml), and not before the due time of any
+exercise it covers. STUDENT must be on the roster or among the graded submissions. The
+lateness and penalty of the student's recorded submissions are recomputed at once. --list
+shows every extension; --revoke removes one.
 
 exit codes:
   0  recorded, listed or revoked
-  2  bad time, unknown exercise, invalid student id, bad course.toml, or a gradebook the
-     grader did not create"""
+  2  bad time, a time before the due time, unknown exercise, invalid student id or one
+     neither on the roster nor among the submissions, bad course.toml, no gradebook at
+     --db, or a gradebook the grader did not create (nothing is written)"""
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -48,7 +51,12 @@ def run(args: argparse.Namespace, lang: str, as_json: bool) -> int:
     from grader.instructor.gradebook.service import default_reviewer
     from grader.instructor.term.deadlines import ALL, load_settings, parse_time, settings_path
     from grader.instructor.term.receiving import refresh_lateness
-    from grader.instructor.term.store import extensions, grant_extension, revoke_extension
+    from grader.instructor.term.store import (
+        extensions,
+        grant_extension,
+        known_students,
+        revoke_extension,
+    )
     from grader.judge.exercises import get_exercise
 
     settings = load_settings(settings_path(args.course))
@@ -70,7 +78,15 @@ def run(args: argparse.Namespace, lang: str, as_json: bool) -> int:
     if not args.until:
         raise UsageError("error.extend_until")
     until = parse_time(args.until, settings.timezone, "--until")
-    with Gradebook(args.db) as book:
+    earlier = settings.due_after(exercise, until)
+    if earlier is not None:
+        name, due = earlier
+        raise UsageError(
+            "error.extend_before_due", until=until.isoformat(), exercise=name, due=due.isoformat()
+        )
+    with Gradebook(args.db, must_exist=True) as book:
+        if args.student not in known_students(book):
+            raise UsageError("error.extend_unknown_student", student=args.student)
         grant_extension(book, args.student, exercise, until, args.reason, default_reviewer())
         refresh_lateness(book, settings)
     params = {"student": args.student, "exercise": exercise, "until": until.isoformat()}

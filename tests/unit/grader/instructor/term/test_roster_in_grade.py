@@ -49,6 +49,8 @@ def test_extend_grants_lists_and_revokes(
 ) -> None:
     monkeypatch.chdir(tmp_path)  # no course.toml here: no due dates, extensions still kept
     db = ["--db", f"sqlite:///{tmp_path / 'g.db'}", "--lang", "en"]
+    with Gradebook(f"sqlite:///{tmp_path / 'g.db'}") as book:
+        import_roster(book, [Student("alice", "王小明")])
     assert main(["extend", "alice", "EX-11-01", "--until", "2026-12-09T23:59Z",
                  "--reason", "病假", *db]) == 0  # fmt: skip
     assert "Extension recorded: alice, EX-11-01" in capsys.readouterr().out
