@@ -996,6 +996,18 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "无法使用列映射 {given}：{detail}。请给出 EX-ID=NAME，或每行为 exercise,column 的 CSV 文件。",
         "en": "Cannot use the column mapping {given}: {detail}. Give EX-ID=NAME, or a CSV file of exercise,column lines.",
     },
+    "error.export_out_folder": {
+        "zh": "--out {path}：文件夹 {folder} 不存在；没有写入任何内容。请先创建它，或选择已有的文件夹。",
+        "en": "--out {path}: the folder {folder} does not exist; nothing was written. Create it first, or choose a folder that exists.",
+    },
+    "error.export_out_is_folder": {
+        "zh": "--out {path} 是一个文件夹；请给出要写入的文件名，例如 {path}/grades.csv。没有写入任何内容。",
+        "en": "--out {path} is a folder; give the file to write, e.g. {path}/grades.csv. Nothing was written.",
+    },
+    "error.export_overwrite": {
+        "zh": "{path} 已存在，且不是本成绩册的 {format} 导出（表头不同，或列出了本成绩册没有的学生）；没有写入任何内容。请换一个 --out 文件，或用 --force 覆盖它。",
+        "en": "{path} exists and is not a {format} export of this gradebook (another header, or students this gradebook does not have); nothing was written. Choose another --out file, or replace it with --force.",
+    },
     "export.unmapped": {
         "zh": "警告：{count} 名学生在名单上没有 {kind}，已略去（Moodle 遇到无法对应用户的行会中止整个导入）：{students}。请用 grader roster import 补上，或使用 --identifier username。",
         "en": "WARNING: {count} student(s) have no {kind} on the roster and were left out (Moodle stops the whole import at a row it cannot map): {students}. Add them with grader roster import, or use --identifier username.",

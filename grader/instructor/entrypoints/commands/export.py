@@ -27,10 +27,15 @@ An error cell is empty (never 0) and counted on stderr with the students named, 
 --errors-as-zero. The late penalty is applied. Spreadsheet formats are UTF-8 with a BOM;
 no cell starts like a formula.
 
+--out FILE must be in a folder that exists. An existing FILE is replaced only when it is an
+export of this gradebook in the same format (same leading columns, no student this
+gradebook does not have); otherwise export refuses and writes nothing (--force replaces it).
+
 exit codes:
   0  written
   2  no gradebook at --db (nothing is created), a database the grader did not create, a
-     bad --column / --columns mapping"""
+     bad --column / --columns mapping, an --out folder that does not exist, an existing
+     --out that is not an export of this gradebook (see --force); nothing is written"""
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -43,6 +48,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     add_db(parser)
     parser.add_argument("--format", choices=("csv", "canvas", "moodle", "json"), default="csv")
     parser.add_argument("--out", type=Path, help="file to write (default: standard output)")
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help="replace --out even if it is not an export of this gradebook",
+    )
     parser.add_argument(
         "--column",
         action="append",
@@ -91,8 +101,11 @@ def run(args: argparse.Namespace, lang: str, as_json: bool) -> int:
     from grader.instructor.gradebook import Gradebook
     from grader.instructor.gradebook.export import awaiting_review
     from grader.instructor.term import lms
+    from grader.instructor.term.export_file import check_out_folder, check_overwrite
     from grader.instructor.term.store import receipts, roster
 
+    if args.out is not None:
+        check_out_folder(args.out)
     options = lms.ExportOptions(
         columns=column_names(args.column, args.columns),
         errors_as_zero=args.errors_as_zero,
@@ -115,6 +128,7 @@ def run(args: argparse.Namespace, lang: str, as_json: bool) -> int:
     if args.out is None:
         sys.stdout.write(text)
     else:
+        check_overwrite(args.out, text, args.format, force=args.force)
         args.out.write_text(text, encoding="utf-8", newline="")
     _warn(table, unmapped, options, args.identifier, lang)
     waiting = awaiting_review(results)
