@@ -36,6 +36,7 @@ COMMAND_NAMES = (
     "feedback",
     "stats",
     "review",
+    "inbox",
     "release",
     "roster",
     "extend",

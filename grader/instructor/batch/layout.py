@@ -31,6 +31,8 @@ COURSE_MARKERS = ("exercises", "grader", "lessons", "pyproject.toml", "src")
 STUDENT_ID = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9._-]{0,63}$")
 ZIP_SUFFIX = ".zip"
 NOTEBOOK_SUFFIX = ".ipynb"
+#: Where ``grader inbox`` keeps every version of every hand-in; not a student, never listed.
+VERSIONS_FOLDER = ".versions"
 
 
 def valid_student_id(text: str) -> bool:
@@ -66,6 +68,8 @@ def discover(folder: Path) -> Discovery:
     found: dict[str, StudentSource] = {}
     skipped: list[str] = []
     for entry in sorted(os.scandir(folder), key=lambda e: e.name):
+        if entry.name == VERSIONS_FOLDER:
+            continue
         source = _source(Path(entry.path), entry.name, entry.is_dir(follow_symlinks=False))
         if source is None:
             skipped.append(entry.name)
