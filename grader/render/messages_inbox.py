@@ -111,4 +111,40 @@ INBOX_MESSAGES: dict[str, dict[str, str]] = {
         "zh": "{url} 还没有你的提交。",
         "en": "{url} holds no hand-in of yours yet.",
     },
+    "export.unmapped_canvas": {
+        "zh": "警告：{count} 名学生不在名单上，已从 Canvas 文件中略去（Canvas 无法对应他们）：{students}。请用 grader roster import 导入 Canvas 成绩册导出的文件，或在 Canvas 中确认这些学生。",
+        "en": "WARNING: {count} student(s) are not on the roster and were left out of the Canvas file (Canvas could not match them): {students}. Import Canvas's gradebook export with grader roster import, or check these students in Canvas.",
+    },
+    "error.roster_id_from": {
+        "zh": "--id-from {given} 不适用于这个文件。可用的列：{allowed}。",
+        "en": "--id-from {given} does not fit this file. Use one of: {allowed}.",
+    },
+    "error.roster_id_from_plain": {
+        "zh": "{path} 是普通名单（有 id 列），不需要 --id-from；去掉它再导入。",
+        "en": "{path} is a plain roster with an id column: --id-from is for Canvas and Moodle exports. Import it without --id-from.",
+    },
+    "error.roster_lms_id": {
+        "zh": "{path} 第 {line} 行：{column} 是“{given}”，不能作为学号（只允许字母、数字、. _ -，最长 64 个字符）。换一列作学号（--id-from），或先在 LMS 中补全它；什么都没有导入。",
+        "en": "{path}, line {line}: {column} is '{given}', which cannot be a student id (letters, digits, . _ - only, at most 64). Take the id from another column (--id-from) or fill it in the LMS first; nothing was imported.",
+    },
+    "error.roster_repeated": {
+        "zh": "{path}：两名学生共用 {field}“{given}”（{first}、{line}）。每个值只能属于一个人：改正文件后重新导入；什么都没有导入。",
+        "en": "{path}: two students share {field} '{given}' ({first}, {line}). Each must be one person's: correct the file and import it again; nothing was imported.",
+    },
+    "error.worksheet_unknown": {
+        "zh": "{path} 第 {lines} 行的学生不在名单上（按邮箱或 ID number 都找不到）。请先导入 Moodle 的成绩导出文件，再导入评分表；什么都没有导入。",
+        "en": "{path}, lines {lines}: these students are not on the roster (no match by email or ID number). Import Moodle's grade export first, then the grading worksheet; nothing was imported.",
+    },
+    "batch.lms_unknown_canvas_id": {
+        "zh": "{name}：看起来是 Canvas 下载的文件，但名单上没有这个 Canvas ID 的学生，未评分。请导入最新的 Canvas 成绩册导出文件。",
+        "en": "{name}: named as Canvas names its downloads, but no roster student has that Canvas id; not graded. Import Canvas's latest gradebook export.",
+    },
+    "batch.lms_unknown_participant": {
+        "zh": "{name}：看起来是 Moodle 下载的文件夹，但名单上没有这个参与者编号，未评分。请导入该作业的评分表（grading worksheet）。",
+        "en": "{name}: named as Moodle names its download folders, but no roster student has that participant number; not graded. Import the assignment's grading worksheet.",
+    },
+    "batch.lms_no_zip": {
+        "zh": "{name}：Moodle 文件夹里没有恰好一个 .zip，未评分。学生应提交 grader submit 打包的 zip。",
+        "en": "{name}: the Moodle folder does not hold exactly one .zip; not graded. Students hand in the zip grader submit packs.",
+    },
 }

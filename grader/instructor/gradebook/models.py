@@ -208,6 +208,9 @@ class RosterEntry(Base):
     sis_user_id: Mapped[str] = mapped_column(String(100), default="")
     sis_login_id: Mapped[str] = mapped_column(String(100), default="")
     section: Mapped[str] = mapped_column(String(100), default="")
+    #: Canvas's user id and Moodle's participant number: how their files name the student.
+    canvas_id: Mapped[str] = mapped_column(String(100), default="", server_default="")
+    moodle_participant: Mapped[str] = mapped_column(String(100), default="", server_default="")
     imported_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
