@@ -39,6 +39,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--max-mib", type=int, default=5, help="largest hand-in accepted, in MiB (default 5)"
     )
+    parser.add_argument(
+        "--base-path",
+        default="/",
+        help="answer under this path, e.g. /services/inbox/ behind a JupyterHub proxy",
+    )
     parser.add_argument("--lang", choices=("zh", "en"), help="language of the messages")
     parser.set_defaults(run=run)
 
@@ -50,5 +55,8 @@ def run(args: argparse.Namespace, lang: str, as_json: bool) -> int:
         raise UsageError("error.usage", detail=f"--port {args.port}: use 0 to 65535")
     if not 1 <= args.max_mib <= 40:
         raise UsageError("error.usage", detail=f"--max-mib {args.max_mib}: use 1 to 40")
-    serve(InboxOptions(args.db, args.submissions, args.host, args.port, lang, args.max_mib << 20))
+    options = InboxOptions(
+        args.db, args.submissions, args.host, args.port, lang, args.max_mib << 20, args.base_path
+    )
+    serve(options)
     return EXIT_PASSED

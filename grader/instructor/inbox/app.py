@@ -35,7 +35,7 @@ from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
-from starlette.routing import Route
+from starlette.routing import BaseRoute, Mount, Route
 
 from grader.errors import GraderError
 from grader.instructor.batch.archive import MANIFEST
@@ -60,6 +60,9 @@ class InboxSettings:
     failures_per_window: int = 20
     window_seconds: float = 60.0
     lang: str = "en"
+    #: The path the inbox answers under: "/" alone, or e.g. "/services/inbox/" behind a
+    #: JupyterHub proxy, which passes the whole path on.
+    base_path: str = "/"
 
 
 class Limiter:
@@ -209,11 +212,14 @@ class Inbox:
 
 def create_app(settings: InboxSettings, book: Gradebook) -> Starlette:
     inbox = Inbox(settings, book)
-    routes = [
+    routes: list[BaseRoute] = [
         Route("/", inbox.index),
         Route("/handin", inbox.handin, methods=["POST"]),
         Route("/status", inbox.status),
     ]
+    base = "/" + settings.base_path.strip("/")
+    if base != "/":
+        routes = [Route(base, inbox.index), Mount(base, routes=routes)]
     app = Starlette(routes=routes)
     app.state.inbox = inbox
     return app

@@ -25,13 +25,15 @@ class InboxOptions:
     port: int
     lang: str
     max_bytes: int = DEFAULT_MAX_BYTES
+    base_path: str = "/"
 
 
-def inbox_url(host: str, port: int) -> str:
+def inbox_url(host: str, port: int, base_path: str = "/") -> str:
     shown = f"[{host}]" if ":" in host else host
     if host in ("0.0.0.0", "::"):
         shown = "127.0.0.1"
-    return f"http://{shown}:{port}/"
+    path = "/" + "".join(part + "/" for part in base_path.split("/") if part)
+    return f"http://{shown}:{port}{path}"
 
 
 def serve(options: InboxOptions) -> None:
@@ -43,10 +45,12 @@ def serve(options: InboxOptions) -> None:
     try:
         if token_count(book) == 0:
             raise UsageError("error.inbox_no_tokens")
-        settings = InboxSettings(folder.resolve(), options.max_bytes, lang=options.lang)
+        settings = InboxSettings(
+            folder.resolve(), options.max_bytes, lang=options.lang, base_path=options.base_path
+        )
         app = create_app(settings, book)
         sock = listening_socket(options.host, options.port)
-        url = inbox_url(options.host, sock.getsockname()[1])
+        url = inbox_url(options.host, sock.getsockname()[1], options.base_path)
         print(render_message("inbox.started", {"url": url}, options.lang), flush=True)
         config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off")
         try:

@@ -52,7 +52,7 @@ def handin_zip(student: str, named: str | None = None, extra: str = "") -> bytes
     return zip_bytes(with_manifest(named or student, files))
 
 
-def make_inbox(tmp_path: Path, **settings: int) -> Iterator[Inbox]:
+def make_inbox(tmp_path: Path, **settings: int | str) -> Iterator[Inbox]:
     folder = tmp_path / "submissions"
     folder.mkdir()
     book = Gradebook(f"sqlite:///{tmp_path / 'g.db'}")
@@ -188,3 +188,12 @@ def test_tokens_are_kept_on_a_rerun_and_rotated_on_request(inbox: Inbox) -> None
     rotated = {row.student: row.token for row in ensure_tokens(inbox.book, ["bob"])}
     assert rotated["alice"] == inbox.tokens["alice"] and rotated["bob"] != inbox.tokens["bob"]
     assert inbox.hand_in("bob", handin_zip("bob"))[0] == 401  # the old token is dead
+
+
+def test_behind_a_hub_proxy_the_inbox_answers_under_its_base_path(tmp_path: Path) -> None:
+    for inbox in make_inbox(tmp_path, base_path="/services/inbox/"):
+        headers = {"X-Grader-Student": "alice", "Authorization": f"Bearer {inbox.tokens['alice']}"}
+        answer = inbox.client.post("/services/inbox/handin", content=handin_zip("alice"),
+                                   headers=headers)  # fmt: skip
+        assert answer.status_code == 200, answer.text
+        assert inbox.client.post("/handin", content=b"x", headers=headers).status_code == 404
