@@ -10,7 +10,8 @@ Exit codes of ``grader`` (every command, ``grader --help`` shows this block)::
        solution marker, unknown or unavailable isolation mode; instructor commands: a
        folder that is not a class (grade --force), a gradebook the grader did not create
        or (read-only commands) that does not exist, a bad roster, course.toml, received-at
-       file, time or column mapping
+       file, time or column mapping; submit --to: the inbox refused the hand-in (token,
+       size, rate, a zip grade would refuse) or cannot be reached
     3  internal grader error (a bug or a broken installation: please report it); grade
        never exits 3 for one student's submission, which gets an error row instead
     130  interrupted (Ctrl-C or SIGTERM): what was recorded stays; run it again to finish

@@ -13,6 +13,7 @@ from __future__ import annotations
 import atexit
 import dataclasses
 import os
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -21,6 +22,7 @@ from grader.judge.message import Message
 from grader.judge.results import CheckReport, build_report, failed_check
 
 if TYPE_CHECKING:
+    from grader.app.inbox_client import HandinReceipt
     from grader.app.service import GradingService, GradingSettings
 
 
@@ -114,3 +116,33 @@ def error_report(exercise_id: str, error: GraderError, lang: str) -> ShownReport
     return ShownReport.of(
         build_report(visible(exercise_id), "code", (check,), status="error", title=title, lang=lang)
     )
+
+
+def submit(
+    student: str | None,
+    *,
+    to: str | None,
+    token: str | None,
+    root: str | Path | None,
+    lang: str | None,
+) -> HandinReceipt | None:
+    """``grader.submit()``: hand in, print the receipt; a refusal is printed, not raised."""
+    import getpass
+
+    from grader.app.course import find_course_root
+    from grader.app.inbox_client import inbox_address
+    from grader.frontends.commands.submit import receipt_line
+    from grader.frontends.handin import pack_and_hand_in
+    from grader.render.catalog import render_message, resolve_lang
+
+    shown = resolve_lang(lang)
+    try:
+        address = inbox_address(to, token)
+        course = find_course_root(Path(root) if root is not None else None)
+        done = pack_and_hand_in(course, student or getpass.getuser(), address)
+    except GraderError as error:
+        print(render_message(error.message_id, error.params, shown), file=sys.stderr)
+        return None
+    print(render_message("submit.handed_in", {"url": address.url}, shown))
+    print(receipt_line(done.receipt, shown))
+    return done.receipt

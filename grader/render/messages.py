@@ -7,6 +7,8 @@ keys' concept summaries). ``tests/unit/grader/render/test_catalog.py`` holds bot
 to the same ids and the same ``{parameters}``.
 """
 
+from grader.render.messages_inbox import INBOX_MESSAGES
+
 MESSAGES: dict[str, dict[str, str]] = {
     # -- errors (exit 2 / 3) -------------------------------------------------------------
     "error.usage": {"zh": "用法错误：{detail}", "en": "Usage error: {detail}"},
@@ -1133,3 +1135,6 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "{archive} holds {entry} both as a file and as a folder; nothing was extracted. Make the zip again with grader submit.",
     },
 }
+
+
+MESSAGES.update(INBOX_MESSAGES)

@@ -23,7 +23,8 @@ from grader.judge.exercises import get_exercise
 from tests.e2e.batch_support import Ran, expected_profiles, grader, row_problems
 from tests.support.classroom import EXERCISES, NOT_STUDENTS, SCRIPT, Member, make_class
 
-pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+# one worker builds this module's class fixture once (not once per xdist worker)
+pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.xdist_group("test_grade_class")]
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,8 @@ from tests.e2e.batch_support import canonical, grader, grading_keys
 from tests.e2e.pty_support import Terminal, start, until
 from tests.support.classroom import make_class
 
-pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+# one worker builds this module's class fixture once (not once per xdist worker)
+pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.xdist_group("test_grade_interrupt")]
 
 PROFILES = ["reference"] * 5 + ["hang", "prose_en", "partial"]
 TOTAL = len(PROFILES) * 6

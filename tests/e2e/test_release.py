@@ -25,7 +25,8 @@ import grader.instructor.release as release_module
 from grader.judge.exercises.answer_key import private_files
 from tests.notebooks.kernel import execute, stream_text
 
-pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+# one worker builds this module's class fixture once (not once per xdist worker)
+pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.xdist_group("test_release")]
 
 REPO = Path(__file__).resolve().parents[2]
 FILES = Path(__file__).parent / "files" / "release"

@@ -26,9 +26,11 @@ from tests.e2e.batch_support import grader
 from tests.e2e.review_support import Server, browser, chromium_missing, review_server
 from tests.support.classroom import Member, make_class
 
+# one worker builds this module's class fixture once (not once per xdist worker)
 pytestmark = [
     pytest.mark.e2e,
     pytest.mark.slow,
+    pytest.mark.xdist_group("test_review_class_walk"),
     pytest.mark.skipif(chromium_missing() is not None, reason=chromium_missing() or ""),
 ]
 

@@ -40,9 +40,11 @@ from tests.e2e.review_support import (
 )
 from tests.support.classroom import SCRIPT, Member, make_class
 
+# one worker builds this module's class fixture once (not once per xdist worker)
 pytestmark = [
     pytest.mark.e2e,
     pytest.mark.slow,
+    pytest.mark.xdist_group("test_review_page"),
     pytest.mark.skipif(chromium_missing() is not None, reason=chromium_missing() or ""),
 ]
 

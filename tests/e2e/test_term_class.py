@@ -36,7 +36,8 @@ from tests.support.classroom import (
     zip_bytes,
 )
 
-pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+# one worker builds this module's class fixture once (not once per xdist worker)
+pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.xdist_group("test_term_class")]
 
 ZONE = ZoneInfo("Asia/Shanghai")
 DUE = datetime(2026, 12, 7, 23, 59, tzinfo=ZONE)

@@ -30,6 +30,8 @@ EXERCISE_FOLDER = re.compile(r"^EX-\d{2}-\d{2}$")
 #: Entries of a course tree (the course copy given instead of SUBMISSIONS).
 COURSE_MARKERS = ("exercises", "grader", "lessons", "pyproject.toml", "src")
 ZIP_SUFFIX = ".zip"
+#: Where ``grader inbox`` keeps every version of every hand-in; not a student, never listed.
+VERSIONS_FOLDER = ".versions"
 
 
 SourceKind = Literal["folder", "zip", "clash"]
@@ -60,6 +62,8 @@ def discover(folder: Path) -> Discovery:
     found: dict[str, StudentSource] = {}
     skipped: list[str] = []
     for entry in sorted(os.scandir(folder), key=lambda e: e.name):
+        if entry.name == VERSIONS_FOLDER:
+            continue
         source = _source(Path(entry.path), entry.name, entry.is_dir(follow_symlinks=False))
         if source is None:
             skipped.append(entry.name)

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Protocol
 
 from grader.errors import InternalError, Interrupted, UsageError
+from grader.instructor.batch.downloads import map_downloads
 from grader.instructor.batch.interrupt import GRACE_SECONDS, Killed, StopRequest, stop_on_signals
 from grader.instructor.batch.layout import Discovery, discover, not_a_class
 from grader.instructor.batch.plan import (
@@ -26,6 +27,7 @@ from grader.instructor.gradebook import Gradebook
 from grader.instructor.gradebook.runs import finish_run, start_run
 from grader.instructor.term.deadlines import load_settings, settings_path
 from grader.instructor.term.receiving import read_received_at, receive, refresh_lateness
+from grader.instructor.term.store import roster
 from grader.judge.exercises import exercise_ids, get_exercise
 
 OFFICIAL = "namespaces"
@@ -121,8 +123,6 @@ def grade_class(
 
     folder = options.submissions.absolute()
     discovery = discover_class(options)
-    for name in discovery.skipped:
-        note("batch.skipped_entry", {"name": name})
     exercises = chosen_exercises(options.exercises)
     settings = load_settings(settings_path(options.course))  # refused before any write
     given = (
@@ -132,6 +132,9 @@ def grade_class(
     )
     started = time.perf_counter()
     with Gradebook(options.db_url) as book:
+        discovery = map_downloads(folder, discovery, roster(book), note)
+        for name in discovery.skipped:
+            note("batch.skipped_entry", {"name": name})
         discovery = _against_roster(book, discovery, options.roster_only, note)
         mode = isolation_available()
         weak = mode != OFFICIAL
@@ -193,8 +196,6 @@ def _against_roster(
 ) -> Discovery:
     """Say which submissions are not on the roster and which roster students handed in
     nothing; with ``roster_only``, keep only roster students. No roster: unchanged."""
-    from grader.instructor.term.store import roster
-
     listed = {student.student for student in roster(book)}
     if not listed:
         if roster_only:

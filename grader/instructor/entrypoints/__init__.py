@@ -26,6 +26,7 @@ COMMAND_NAMES = (
     "feedback",
     "stats",
     "review",
+    "inbox",
     "release",
     "roster",
     "extend",

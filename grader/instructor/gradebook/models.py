@@ -208,6 +208,9 @@ class RosterEntry(Base):
     sis_user_id: Mapped[str] = mapped_column(String(100), default="")
     sis_login_id: Mapped[str] = mapped_column(String(100), default="")
     section: Mapped[str] = mapped_column(String(100), default="")
+    #: Canvas's user id and Moodle's participant number: how their files name the student.
+    canvas_id: Mapped[str] = mapped_column(String(100), default="", server_default="")
+    moodle_participant: Mapped[str] = mapped_column(String(100), default="", server_default="")
     imported_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
@@ -258,3 +261,32 @@ class Run(Base):
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     #: The submissions folder and the options, for the listing.
     description: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
+class InboxToken(Base):
+    """A roster student's secret for handing in through ``grader inbox``
+    (``grader roster tokens``). Kept in the instructor's gradebook only: the student gets it
+    by mail merge; the inbox compares it in constant time and never logs it."""
+
+    __tablename__ = "inbox_tokens"
+
+    student: Mapped[str] = mapped_column(String(STUDENT_ID_LENGTH), primary_key=True)
+    token: Mapped[str] = mapped_column(String(100))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class Handin(Base):
+    """One hand-in the inbox accepted: version N of a student's zip, its sha256, size and
+    the SERVER's received time, with the manifest's file hashes (so a later version that
+    leaves an exercise unchanged keeps that exercise's first received time). Written once;
+    the unique key (student, version) decides between two uploads racing for one number."""
+
+    __tablename__ = "handins"
+
+    student: Mapped[str] = mapped_column(String(STUDENT_ID_LENGTH), primary_key=True)
+    version: Mapped[int] = mapped_column(Integer, primary_key=True)
+    sha256: Mapped[str] = mapped_column(String(SHA256_LENGTH))
+    size: Mapped[int] = mapped_column(Integer)
+    received_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    #: {"EX-11-01/retry_policy_probe.py": "<sha256 of the file>", ...} from the manifest
+    files: Mapped[dict[str, Any]] = mapped_column(JSON)

@@ -33,7 +33,7 @@ def page_url(host: str, port: int, token: str) -> str:
     return f"http://{shown}:{port}/?token={token}"
 
 
-def _listening_socket(host: str, port: int) -> socket.socket:
+def listening_socket(host: str, port: int) -> socket.socket:
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -56,7 +56,7 @@ def serve(options: ServeOptions) -> None:
     book = Gradebook(options.db_url, must_exist=True)
     settings = ReviewSettings(options.db_url, options.reviewer, options.lang, guard)
     app = create_app(settings, book)
-    sock = _listening_socket(options.host, options.port)
+    sock = listening_socket(options.host, options.port)
     port = sock.getsockname()[1]
     url = page_url(options.host, port, guard.token)
     print(render_message("review.started", {"url": url}, options.lang), flush=True)

@@ -5,7 +5,9 @@ The rules each file follows, from the LMSs' own documentation and code:
 - **Canvas** (Instructure guide "How do I import grades in the Gradebook?", and the
   gradebook-CSV notes of universities' Canvas guides, e.g. OSU "Import a CSV file to
   Carmen grades": the student is matched by ``ID``, ``SIS User ID`` or ``SIS Login ID``;
-  ``Student``, ``ID``, ``SIS User ID``, ``SIS Login ID``, ``Section`` come first; a column
+  ``Student``, ``ID``, ``SIS User ID``, ``SIS Login ID``, ``Section`` come first (``ID``
+  is Canvas's user id, from a roster imported from Canvas's own export; with a roster, a
+  student not on it is left out and named); a column
   Canvas does not know becomes a NEW assignment, so there is no total column; the second
   row may be ``Points Possible``, as in Canvas's own export). Columns are named as the
   instructor maps them (``--column EX-11-01="Probe 11 (12345)"``: Canvas matches an
@@ -130,20 +132,26 @@ def _maxima(table: Table, results: Sequence[ResultView]) -> list[float]:
     return [max_score_of(exercise, list(results)) for exercise in table.exercises]
 
 
-def to_canvas(table: Table, results: Sequence[ResultView], options: ExportOptions) -> str:
+def to_canvas(
+    table: Table, results: Sequence[ResultView], options: ExportOptions
+) -> tuple[str, list[str]]:
+    """The file, and the students left out: with a roster, a student not on it has no
+    Canvas identity, so their row is left out and named (never a row Canvas cannot map)."""
     names = [options.columns.get(e, e) for e in table.exercises]
     points = [POINTS_POSSIBLE, "", "", "", "", *map(_number, _maxima(table, results))]
-    rows = [[*CANVAS_HEAD, *names], points]
+    rows, unmapped = [[*CANVAS_HEAD, *names], points], []
     for student, cells in table.rows.items():
         who = table.roster.get(student)
-        head = (
-            [who.name or student, "", who.sis_user_id, who.sis_login_id or student, who.section]
-            if who
-            else [student, "", "", student, ""]
-        )
+        if who is None and table.roster:
+            unmapped.append(student)
+            continue
+        head = [student, "", "", student, ""]
+        if who is not None:
+            login = who.sis_login_id or student
+            head = [who.name or student, who.canvas_id, who.sis_user_id, login, who.section]
         values = [_cell(cells, e, options) for e in table.exercises]
         rows.append([*head, *values])
-    return _write(rows)
+    return _write(rows), unmapped
 
 
 def moodle_rows(table: Table, options: ExportOptions) -> tuple[list[list[str]], list[str]]:
@@ -235,6 +243,8 @@ def _roster_json(who: Student) -> dict[str, str]:
         "sis_user_id": who.sis_user_id,
         "sis_login_id": who.sis_login_id,
         "section": who.section,
+        "canvas_id": who.canvas_id,
+        "moodle_participant": who.moodle_participant,
     }
 
 

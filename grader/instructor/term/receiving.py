@@ -1,5 +1,8 @@
 """When work arrived, from the instructor's side only, and the lateness it makes.
 
+- the inbox's receipt (``grader inbox``): a zip the inbox stored is known by its sha256,
+  and each of its files was received when the inbox FIRST received that file's content
+  (the server's clock), so re-handing in unchanged work never makes it late;
 - ``--received-at FILE.csv`` (columns ``student``, ``exercise``, ``time``; exercise ``all``
   or empty for every exercise), as an LMS or a collection script exports it;
 - else the file's modification time in SUBMISSIONS: the collection time, when the files
@@ -14,6 +17,7 @@ only ``lstat``s names here, as it does when listing the class.
 from __future__ import annotations
 
 import csv
+import hashlib
 import os
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime, tzinfo
@@ -23,6 +27,7 @@ from grader.errors import UsageError
 from grader.instructor.batch.layout import StudentSource
 from grader.instructor.gradebook import Gradebook
 from grader.instructor.term.deadlines import ALL, CourseSettings, parse_time
+from grader.instructor.term.inbox_store import HandinView, first_received, handins
 from grader.instructor.term.roster import normalised
 from grader.instructor.term.store import (
     current_contents,
@@ -31,6 +36,7 @@ from grader.instructor.term.store import (
     record_receipts,
     set_lateness,
 )
+from grader.judge.safe_open import open_no_links
 
 MISSING = "missing"
 
@@ -89,10 +95,15 @@ def receive(
     (``claimed``: student -> the other student their manifest names, kept with it)."""
     by_student = {source.student: source for source in sources}
     wanted = set(exercises)
+    inbox = _InboxTimes(handins(book))
     rows = []
     for student, exercise, sha, _status, file_name in current_contents(book):
         source = by_student.get(student)
         if source is None or exercise not in wanted or sha == MISSING or source.kind == "clash":
+            continue
+        stamped = inbox.received(source, exercise)
+        if stamped is not None:
+            rows.append((student, exercise, sha, stamped, "inbox"))
             continue
         stated = given.get((student, exercise)) or given.get((student, ALL))
         if stated is not None:
@@ -102,6 +113,44 @@ def receive(
         if moment is not None:
             rows.append((student, exercise, sha, moment, "mtime"))
     return record_receipts(book, rows, claimed)
+
+
+class _InboxTimes:
+    """The inbox's received times, for the zips the inbox stored (known by sha256)."""
+
+    def __init__(self, views: Sequence[HandinView]) -> None:
+        self.first = first_received(views)
+        self.by_zip = {(view.student, view.sha256): view for view in views}
+        self.students = {view.student for view in views}
+        self._hashed: dict[Path, str | None] = {}
+
+    def received(self, source: StudentSource, exercise: str) -> datetime | None:
+        if source.student not in self.students or source.kind != "zip":
+            return None
+        view = self.by_zip.get((source.student, self._sha256(source.path) or ""))
+        if view is None:  # a zip the inbox did not store: the folder's other rules apply
+            return None
+        times = [
+            self.first[(source.student, name, digest)]
+            for name, digest in view.files.items()
+            if name.split("/", 1)[0] == exercise
+        ]
+        return min(times) if times else None
+
+    def _sha256(self, path: Path) -> str | None:
+        if path not in self._hashed:
+            try:
+                fd = open_no_links(path)
+            except OSError:
+                self._hashed[path] = None
+            else:
+                os.set_blocking(fd, True)
+                digest = hashlib.sha256()
+                with os.fdopen(fd, "rb") as handle:
+                    for chunk in iter(lambda: handle.read(1 << 16), b""):
+                        digest.update(chunk)
+                self._hashed[path] = digest.hexdigest()
+        return self._hashed[path]
 
 
 def refresh_lateness(book: Gradebook, settings: CourseSettings) -> int:

@@ -17,11 +17,14 @@ from grader.instructor.gradebook.models import (
     Receipt,
     RosterEntry,
 )
-from grader.instructor.term.roster import FIELDS, Student
+from grader.instructor.term.roster import FIELDS, Student, unique
 
 
 def import_roster(book: Gradebook, students: Iterable[Student]) -> tuple[int, int]:
-    """Insert or update each student; (added, changed). Re-importing a file: (0, 0)."""
+    """Insert or update each student; (added, changed). Re-importing a file: (0, 0). A
+    field the file leaves empty keeps what the roster holds (a Canvas export has no emails,
+    a Moodle one no SIS login). Two students sharing an identity afterwards is refused,
+    and then nothing is written."""
     added = changed = 0
     now = datetime.now(UTC)
     with book.sessions.begin() as session:
@@ -31,20 +34,27 @@ def import_roster(book: Gradebook, students: Iterable[Student]) -> tuple[int, in
             if row is None:
                 session.add(RosterEntry(student=student.student, imported_at=now, **values))
                 added += 1
-            elif any(getattr(row, k) != v for k, v in values.items()):
-                for key, value in values.items():
+                continue
+            given = {key: value for key, value in values.items() if value}
+            if any(getattr(row, k) != v for k, v in given.items()):
+                for key, value in given.items():
                     setattr(row, key, value)
                 row.imported_at = now
                 changed += 1
+        session.flush()
+        merged = [_student(row) for row in session.scalars(select(RosterEntry))]
+        unique(merged, "roster", [s.student for s in merged])  # raises: rolled back
     return added, changed
+
+
+def _student(row: RosterEntry) -> Student:
+    return Student(row.student, **{field: getattr(row, field) for field in FIELDS})
 
 
 def roster(book: Gradebook) -> list[Student]:
     with book.sessions() as session:
         rows = session.scalars(select(RosterEntry).order_by(RosterEntry.student))
-        return [
-            Student(row.student, **{field: getattr(row, field) for field in FIELDS}) for row in rows
-        ]
+        return [_student(row) for row in rows]
 
 
 @dataclass(frozen=True)

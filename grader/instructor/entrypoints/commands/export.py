@@ -117,7 +117,7 @@ def run(args: argparse.Namespace, lang: str, as_json: bool) -> int:
         table = lms.build_table(results, roster(book), receipts(book))
     unmapped: list[str] = []
     if args.format == "canvas":
-        text = lms.to_canvas(table, results, options)
+        text, unmapped = lms.to_canvas(table, results, options)
     elif args.format == "moodle":
         text, unmapped = lms.to_moodle(table, options)
     elif args.format == "csv":
@@ -130,7 +130,8 @@ def run(args: argparse.Namespace, lang: str, as_json: bool) -> int:
     else:
         check_overwrite(args.out, text, args.format, force=args.force)
         args.out.write_text(text, encoding="utf-8", newline="")
-    _warn(table, unmapped, options, args.identifier, lang)
+    kind = "canvas" if args.format == "canvas" else args.identifier
+    _warn(table, unmapped, options, kind, lang)
     waiting = awaiting_review(results)
     if waiting:
         print(render_message("export.awaiting_review", {"count": waiting}, lang), file=sys.stderr)
@@ -148,4 +149,5 @@ def _warn(table: Table, unmapped: list[str], options: ExportOptions, kind: str, 
         print(render_message(message, params, lang), file=sys.stderr)
     if unmapped:
         params = {"count": len(unmapped), "students": ", ".join(unmapped[:20]), "kind": kind}
-        print(render_message("export.unmapped", params, lang), file=sys.stderr)
+        message = "export.unmapped_canvas" if kind == "canvas" else "export.unmapped"
+        print(render_message(message, params, lang), file=sys.stderr)

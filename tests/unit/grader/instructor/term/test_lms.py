@@ -38,7 +38,7 @@ from tests.unit.grader.instructor.gradebook.factories import (
 )
 
 ROSTER = [
-    Student("alice", "王小明", "alice@example.edu", "1001", "alice.w", "A"),
+    Student("alice", "王小明", "alice@example.edu", "1001", "alice.w", "A", canvas_id="91010"),
     Student("bob", '=HYPERLINK("http://x")', "bob@example.edu", "1002", "bob", "B"),
     Student("dave", "+Dave", "dave@example.edu", "1004", "dave", "A"),
 ]
@@ -78,7 +78,9 @@ def _no_formula(rows: list[list[str]]) -> None:
 
 def test_canvas_reads_back_by_canvas_rules(table: tuple[lms.Table, list]) -> None:  # type: ignore[type-arg]
     made, results = table
-    rows = _read(lms.to_canvas(made, results, OPTIONS))
+    text, left_out = lms.to_canvas(made, results, OPTIONS)
+    rows = _read(text)
+    assert left_out == ["carol"]  # not on the roster: Canvas could not match the row
     assert rows[0] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section",
                        "Probe 11 (12345)", "Answer 11 (12346)"]  # fmt: skip
     assert "total" not in [h.lower() for h in rows[0]]
@@ -87,9 +89,8 @@ def test_canvas_reads_back_by_canvas_rules(table: tuple[lms.Table, list]) -> Non
     body = rows[2:]
     assert all(any(row[1:4]) for row in body)  # every student row can be matched
     assert body == [
-        ["王小明", "", "1001", "alice.w", "A", "2", "2"],
+        ["王小明", "91010", "1001", "alice.w", "A", "2", "2"],  # Canvas's own id filled
         ['\'=HYPERLINK("http://x")', "", "1002", "bob", "B", "", ""],  # error: empty
-        ["carol", "", "", "carol", "", "0.5", ""],  # late: 1 point less half
         ["'+Dave", "", "1004", "dave", "A", "", ""],  # on the roster, nothing handed in
     ]
     _no_formula(rows)

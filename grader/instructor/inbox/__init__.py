@@ -1,0 +1,1 @@
+"""``grader inbox``: students hand in over HTTP; the server's clock stamps each hand-in."""
