@@ -41,7 +41,7 @@ TEST_JOBS ?= 2
 TEST_ENV  := PYTHONDONTWRITEBYTECODE=
 
 test: setup  ## the whole suite (integration tests skip, with the reason, if a service is unreachable)
-	$(TEST_ENV) $(PY) -m pytest -n $(TEST_JOBS) --dist loadgroup -m "not alone"; parallel=$$?; \
+	$(TEST_ENV) $(PY) -m pytest -n $(TEST_JOBS) --dist loadgroup -m "not alone" --durations=30; parallel=$$?; \
 	$(TEST_ENV) $(PY) -m pytest -m alone; alone=$$?; \
 	exit $$(( parallel ? parallel : alone ))
 
