@@ -105,7 +105,7 @@ def lateness_notes(
         params = {
             "late": _duration(receipt.late_by_seconds),
             "due": due.strip(),
-            "penalty": f"{receipt.penalty * 100:g}",
+            "penalty": f"{result.grade.penalty * 100:g}",  # the grade's, as every view
         }
         notes.setdefault(result.exercise, []).append(Message("feedback.late", params))
     return notes

@@ -1111,6 +1111,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "原始得分 {raw}，晚交扣分 {penalty}% → 最终 {final}",
         "en": "raw score {raw}, late penalty {penalty}% → final {final}",
     },
+    "grade.penalised_decision": {
+        "zh": "教师给分 {raw}，晚交扣分 {penalty}% → 最终 {final}",
+        "en": "instructor's score {raw}, late penalty {penalty}% → final {final}",
+    },
     "grade.raw": {"zh": "原始得分", "en": "raw score"},
     "grade.final": {"zh": "最终得分", "en": "final score"},
     "grade.penalty": {"zh": "晚交扣分", "en": "late penalty"},
