@@ -22,7 +22,7 @@ from sqlalchemy import func, select
 from grader.instructor.gradebook import Gradebook, ResultView
 from grader.instructor.gradebook.groups import Groups, group_answers
 from grader.instructor.gradebook.models import CurrentResult, Receipt, Review, RosterEntry
-from grader.instructor.gradebook.stats import ExerciseStats, class_stats
+from grader.instructor.gradebook.stats import ExerciseStats, class_stats, stray_ids
 from grader.judge.exercises import exercise_ids
 
 Key = tuple[str, str]
@@ -50,6 +50,11 @@ class Snapshot:
         present = {r.exercise for r in self.results}
         known = [e for e in exercise_ids() if e in present]
         return (*known, *sorted(present - set(known)))
+
+    @cached_property
+    def strays(self) -> list[str]:
+        """Ids not on the roster with no valid submission: listed apart, not students."""
+        return stray_ids(self.results, self.roster)
 
     @cached_property
     def stats(self) -> list[ExerciseStats]:
