@@ -1,12 +1,17 @@
 """Per-student feedback pages: self-contained HTML (inline CSS, no script, nothing fetched),
 rendered by Jinja2 with autoescaping on, so a student's ``<script>`` is shown as text.
 
-A page shows students only what the instructor released, in words meant for them:
+Every score on a page is the official grade (``ResultView.grade``, from
+``grader.instructor.grade``): the late penalty is part of it and is shown beside the raw
+score. A page shows students only what the instructor released, in words meant for them:
 
 - a prose answer the instructor has not decided is "awaiting the instructor (N points)",
-  with no provisional score and no rubric notes, unless the pages are written with
-  ``everything=True`` (``grader feedback --all``), which marks the score provisional;
+  with no provisional score, unless the pages are written with ``everything=True``
+  (``grader feedback --all``), which marks the score provisional;
 - a decided item shows its final score and the reviewer's comment;
+- a submission that cannot be graded (a corrupt zip) says "needs re-submission" and why;
+- code checks are listed with what passed and failed; a prose answer's rubric checks are
+  notes for the reviewer and never appear, decided or not;
 - the instructor's own flags (a submission "changed since review", weak isolation) never
   appear: a decision on an older submission is simply not shown for the new one.
 
@@ -42,8 +47,7 @@ def _environment() -> Environment:
 
 def released(result: ResultView, everything: bool = False) -> bool:
     """Whether the student may see this result's score and checks."""
-    awaiting = result.kind == "prose" and result.status == "needs_review" and not result.reviewed
-    return everything or not awaiting
+    return result.grade.released(everything)
 
 
 def feedback_html(
@@ -60,8 +64,8 @@ def feedback_html(
     def label(message_id: str, **params: Any) -> str:
         return render_message(message_id, params, lang)
 
-    shown = [(result, released(result, everything)) for result in results]
-    total = sum(result.final_score or 0.0 for result, open_ in shown if open_)
+    shown = [(result, result.grade, released(result, everything)) for result in results]
+    total = sum(grade.student_score(everything) or 0.0 for _, grade, _ in shown)
     maximum = sum(result.max_score for result in results)
     return (
         _environment()
@@ -70,15 +74,21 @@ def feedback_html(
             lang=lang,
             student=student,
             shown=shown,
+            everything=everything,
             notes=notes or {},
             total=round(total, 2),
             maximum=round(maximum, 2),
-            held=sum(1 for _, open_ in shown if not open_),
+            held=sum(1 for _, _, open_ in shown if not open_),
             t=t,
             label=label,
             clean=clean,
+            num=_number,
         )
     )
+
+
+def _number(value: float | None) -> str:
+    return "–" if value is None else f"{value:g}"
 
 
 def lateness_notes(
@@ -95,7 +105,7 @@ def lateness_notes(
         params = {
             "late": _duration(receipt.late_by_seconds),
             "due": due.strip(),
-            "penalty": f"{receipt.penalty * 100:g}",
+            "penalty": f"{result.grade.penalty * 100:g}",  # the grade's, as every view
         }
         notes.setdefault(result.exercise, []).append(Message("feedback.late", params))
     return notes

@@ -544,10 +544,6 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "已把 {count} 名学生排入 {url}（批次 {run_id}）。",
         "en": "Queued {count} student(s) on {url} (run {run_id}).",
     },
-    "export.awaiting_review": {
-        "zh": "还有 {count} 份文字回答等待复核：它们的分数是暂定的。",
-        "en": "{count} prose answer(s) still await review: their scores are provisional.",
-    },
     "submit.packed": {
         "zh": "已把 {count} 道练习打包到 {path}。",
         "en": "Packed {count} exercise(s) into {path}.",
@@ -1014,14 +1010,6 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "警告：{count} 名学生在名单上没有 {kind}，已略去（Moodle 遇到无法对应用户的行会中止整个导入）：{students}。请用 grader roster import 补上，或使用 --identifier username。",
         "en": "WARNING: {count} student(s) have no {kind} on the roster and were left out (Moodle stops the whole import at a row it cannot map): {students}. Add them with grader roster import, or use --identifier username.",
     },
-    "export.errors_zero": {
-        "zh": "警告：{count} 个单元格是错误，已按 --errors-as-zero 导出为 0：{students}{more}。",
-        "en": "WARNING: {count} cell(s) are errors and were exported as 0 (--errors-as-zero): {students}{more}.",
-    },
-    "export.errors_empty": {
-        "zh": "警告：{count} 个单元格是错误，导出为空而不是 0（损坏的 zip 或评分失败不等于真实的零分）：{students}{more}。原因见 grader review 或 export --format json；--errors-as-zero 会把它们导出为 0。",
-        "en": "WARNING: {count} cell(s) are errors and were exported EMPTY, not as 0 (a corrupt zip or a grader failure is not a genuine zero): {students}{more}. See grader review or export --format json for the reasons; --errors-as-zero exports them as 0.",
-    },
     "error.roster_duplicate": {
         "zh": "名单 {path} 第 {line} 行：编号 {given} 第二次出现。没有导入任何内容。",
         "en": "Line {line} of the roster {path}: the id {given} appears a second time. Nothing was imported.",
@@ -1133,6 +1121,65 @@ MESSAGES: dict[str, dict[str, str]] = {
     "batch.archive_prefix_clash": {
         "zh": "{archive} 中的 {entry} 既是文件又是文件夹；没有解压任何内容。请用 grader submit 重新打包。",
         "en": "{archive} holds {entry} both as a file and as a folder; nothing was extracted. Make the zip again with grader submit.",
+    },
+    # -- one grade (issue 29): states, penalties, what a student sees ----------------------
+    "status.resubmit": {"zh": "需重新提交", "en": "needs re-submission"},
+    "grade.state.not_handed_in": {"zh": "未提交", "en": "not handed in"},
+    "grade.state.needs_resubmission": {"zh": "需重新提交", "en": "needs re-submission"},
+    "grade.state.machine_graded": {"zh": "自动评分", "en": "machine-graded"},
+    "grade.state.awaiting_review": {"zh": "等待教师评阅", "en": "awaiting the instructor"},
+    "grade.state.decided": {"zh": "教师已决定", "en": "decided by the instructor"},
+    "grade.penalised": {
+        "zh": "原始得分 {raw}，晚交扣分 {penalty}% → 最终 {final}",
+        "en": "raw score {raw}, late penalty {penalty}% → final {final}",
+    },
+    "grade.penalised_decision": {
+        "zh": "教师给分 {raw}，晚交扣分 {penalty}% → 最终 {final}",
+        "en": "instructor's score {raw}, late penalty {penalty}% → final {final}",
+    },
+    "grade.raw": {"zh": "原始得分", "en": "raw score"},
+    "grade.final": {"zh": "最终得分", "en": "final score"},
+    "grade.penalty": {"zh": "晚交扣分", "en": "late penalty"},
+    "grade.decision": {"zh": "教师决定", "en": "instructor's decision"},
+    "feedback.resubmit": {
+        "zh": "需要重新提交：这份提交无法评分（原因见下）。请改正后重新提交；在此之前这道题没有分数。",
+        "en": "Needs re-submission: this hand-in could not be graded (the reason is below). Fix it and hand it in again; until then this exercise has no score.",
+    },
+    "feedback.syntax_zero": {
+        "zh": "代码无法运行（见下面的原因），按未通过计 0 分。",
+        "en": "The code does not run (the reason is below): failed, 0 points.",
+    },
+    "export.awaiting_blank": {
+        "zh": "{count} 份文字回答仍在等待教师评阅，导出为空：{students}{more}。评阅后再导出；--provisional 会导出暂定分。",
+        "en": "{count} prose answer(s) still await the instructor and were exported EMPTY: {students}{more}. Export again once decided; --provisional exports their provisional scores.",
+    },
+    "export.awaiting_provisional": {
+        "zh": "警告：按 --provisional 导出了 {count} 个未经教师决定的暂定分：{students}{more}。",
+        "en": "WARNING: {count} provisional score(s), not decided by the instructor, were exported (--provisional): {students}{more}.",
+    },
+    "export.resubmit_empty": {
+        "zh": "警告：{count} 个单元格需要学生重新提交（损坏的 zip、清单不符或评分失败），导出为空而不是 0：{students}{more}。原因见 grader review 或 export --format json；--errors-as-zero 会把它们导出为 0。",
+        "en": "WARNING: {count} cell(s) need re-submission (a corrupt zip, a manifest mismatch or a grader failure) and were exported EMPTY, not as 0: {students}{more}. See grader review or export --format json for the reasons; --errors-as-zero exports them as 0.",
+    },
+    "export.resubmit_zero": {
+        "zh": "警告：{count} 个需要重新提交的单元格已按 --errors-as-zero 导出为 0：{students}{more}。",
+        "en": "WARNING: {count} cell(s) that need re-submission were exported as 0 (--errors-as-zero): {students}{more}.",
+    },
+    "stats.final_scores": {
+        "zh": "最终得分（含晚交扣分）平均 {mean} / {max_score}（{graded} 名有分数的学生）",
+        "en": "final score (late penalty included) mean {mean} / {max_score} (over {graded} students with a score)",
+    },
+    "stats.stray": {
+        "zh": "{count} 个编号不在名单上且没有有效提交，不计为学生：{ids}",
+        "en": "{count} id(s) not on the roster and with no valid submission, not counted as students: {ids}",
+    },
+    "review.too_short": {
+        "zh": "评分规则认为这个回答太短（见下面的长度检查）：它在这里等你评阅，而不是自动判为未通过。",
+        "en": "The rubric finds this answer too short (see the length check below): it waits here for you instead of being failed unseen.",
+    },
+    "review.error.no_grading": {
+        "zh": "这个表单没有说明它是基于哪一次评分作出的决定，因此没有保存。请重新打开这份提交再决定。",
+        "en": "This form does not name the grading it was read on, so nothing was saved. Open the submission again and decide there.",
     },
 }
 

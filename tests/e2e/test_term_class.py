@@ -177,10 +177,19 @@ def _penalty(student: str) -> float:
 
 
 def _expected_cell(result: ResultView | None) -> str:
-    if result is None or result.status in ("missing", "error"):
+    """The cell by the rules (not by the grade function): empty when missing, to be
+    re-submitted or awaiting the instructor; 0 for code that does not parse; else the
+    automatic score less the late penalty."""
+    if result is None or result.status == "missing":
         return ""
-    assert result.final_score is not None
-    return f"{round(result.final_score * (1 - _penalty(result.student)), 2):g}"
+    if result.status == "error" and result.reason and result.reason.id != "error.syntax":
+        return ""
+    if result.status == "needs_review" or any(
+        c.name == "length" and not c.passed for c in result.checks
+    ):
+        return ""
+    score = 0.0 if result.status == "error" else result.score
+    return f"{round(score * (1 - _penalty(result.student)), 2):g}"
 
 
 def _read(path: Path) -> list[list[str]]:
@@ -202,8 +211,11 @@ def test_canvas_export_cell_by_cell(term: Term) -> None:
                  *_column_args(), cwd=term.work)  # fmt: skip
     assert ran.code == 0, ran.stderr
     results = _results(term)
-    errors = sorted({s for (s, _), r in results.items() if r.status == "error"})
-    assert "were exported EMPTY, not as 0" in ran.stderr and ", ".join(errors[:20]) in ran.stderr
+    resubmit = sorted(
+        f"{s} {e}" for (s, e), r in results.items() if r.grade.state.value == "needs_resubmission"
+    )
+    assert "need re-submission" in ran.stderr and "were exported EMPTY, not as 0" in ran.stderr
+    assert ", ".join(resubmit[:20]) in ran.stderr and f"{len(resubmit)} cell(s)" in ran.stderr
     rows = _read(out)
     assert rows[0] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section",
                        *COLUMNS.values()]  # fmt: skip

@@ -13,8 +13,9 @@ from grader.judge.results import CheckReport, CheckResult, Message, ParamValue
 #: ``content_sha256`` of an exercise that was not handed in.
 MISSING = "missing"
 STATUSES = ("passed", "failed", "needs_review", "error", "missing")
-#: What front ends show: a decided item is ``reviewed`` whatever the grader said.
-SHOWN_STATUSES = ("passed", "failed", "needs_review", "reviewed", "error", "missing")
+#: What front ends show (``ResultView.shown_status``, from the grade): a decided item is
+#: ``reviewed`` whatever the grader said; an unreadable one ``resubmit``.
+SHOWN_STATUSES = ("passed", "failed", "needs_review", "reviewed", "resubmit", "missing")
 
 
 def sha256_text(text: str) -> str:

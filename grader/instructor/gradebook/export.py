@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from grader.instructor.grade import State
 from grader.instructor.gradebook.columns import columns_of, max_score_of
 from grader.instructor.gradebook.views import ResultView
 from grader.instructor.term import lms
@@ -22,5 +23,5 @@ def to_json(results: list[ResultView]) -> dict[str, Any]:
 
 
 def awaiting_review(results: list[ResultView]) -> int:
-    """Prose answers whose score is still provisional."""
-    return sum(1 for result in results if result.status == "needs_review" and not result.reviewed)
+    """Prose answers awaiting the instructor (their grade has no final score yet)."""
+    return sum(1 for result in results if result.grade.state is State.AWAITING_REVIEW)

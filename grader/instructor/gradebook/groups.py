@@ -94,7 +94,8 @@ class AnswerGroup:
         """The score this group's own decision gave (None: not decided as a group)."""
         for member in self.members:
             if member.reviewed and member.review and member.review.group_key == self.key:
-                return member.final_score
+                return member.grade.decision  # the decision itself (each member's lateness
+                # makes its own final score)
         return None
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import UTC
 
 from grader.app.version import grader_version
+from grader.instructor.grade import Late
 from grader.instructor.gradebook.codec import message_from, params_to_json, split_name
 from grader.instructor.gradebook.entries import GradingEntry
 from grader.instructor.gradebook.models import CheckRow, Grading, Review
@@ -77,7 +78,7 @@ def review_view(row: Review, current_sha: str) -> ReviewView:
     )
 
 
-def result_view(row: Grading, review: Review | None) -> ResultView:
+def result_view(row: Grading, review: Review | None, late: Late | None = None) -> ResultView:
     graded_at = row.graded_at if row.graded_at.tzinfo else row.graded_at.replace(tzinfo=UTC)
     return ResultView(
         grading_id=row.id,
@@ -100,6 +101,7 @@ def result_view(row: Grading, review: Review | None) -> ResultView:
         worker=row.worker,
         checks=tuple(_check_view(check) for check in row.checks),
         review=None if review is None else review_view(review, row.content_sha256),
+        late=late,
     )
 
 

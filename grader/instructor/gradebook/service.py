@@ -21,6 +21,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session, lazyload, sessionmaker
 
 from grader.errors import UsageError
+from grader.instructor.grade import Late
 from grader.instructor.gradebook.database import (
     create_gradebook_engine,
     database_files,
@@ -28,7 +29,13 @@ from grader.instructor.gradebook.database import (
 )
 from grader.instructor.gradebook.decisions import Decision, save
 from grader.instructor.gradebook.entries import GradingEntry, GradingKey
-from grader.instructor.gradebook.models import BatchTask, CurrentResult, Grading, Review
+from grader.instructor.gradebook.models import (
+    BatchTask,
+    CurrentResult,
+    Grading,
+    Receipt,
+    Review,
+)
 from grader.instructor.gradebook.rows import grading_row, result_view
 from grader.instructor.gradebook.views import ResultView, ReviewView
 
@@ -194,7 +201,15 @@ class Gradebook:
         with self._sessions() as session:
             currents = list(session.scalars(query).unique())
             reviews = _reviews(session, student, exercise)
-            views = [result_view(c.grading, reviews.get((c.student, c.exercise))) for c in currents]
+            late = _lateness(session, student, exercise)
+            views = [
+                result_view(
+                    c.grading,
+                    reviews.get((c.student, c.exercise)),
+                    late.get((c.student, c.exercise, c.grading.content_sha256)),
+                )
+                for c in currents
+            ]
         return [view for view in views if status is None or view.status == status]
 
     def result(self, student: str, exercise: str) -> ResultView | None:
@@ -225,8 +240,9 @@ class Gradebook:
             return int(session.scalar(select(func.count()).select_from(Grading)) or 0)
 
     def review_queue(self) -> list[ResultView]:
-        """Every current ``needs_review`` answer: not yet scored first, then by student."""
-        waiting = self.results(status="needs_review")
+        """Every prose answer for the instructor (``ResultView.in_queue``: waiting for
+        review, too short among them): not yet scored first, then by student."""
+        waiting = [result for result in self.results() if result.in_queue]
         return sorted(waiting, key=lambda view: (view.reviewed, view.student, view.exercise))
 
     # -- the instructor's decisions ------------------------------------------------------
@@ -331,6 +347,27 @@ def _point(
     elif current.grading_id != grading_id:
         current.grading_id = grading_id
         current.updated_at = now
+
+
+def _lateness(
+    session: Session, student: str | None, exercise: str | None
+) -> dict[tuple[str, str, str], Late]:
+    """(student, exercise, content sha256) -> the lateness its receipt records."""
+    query = select(
+        Receipt.student,
+        Receipt.exercise,
+        Receipt.content_sha256,
+        Receipt.penalty,
+        Receipt.late_by_seconds,
+    )
+    if student is not None:
+        query = query.where(Receipt.student == student)
+    if exercise is not None:
+        query = query.where(Receipt.exercise == exercise)
+    return {
+        (row.student, row.exercise, row.content_sha256): Late(row.penalty, row.late_by_seconds)
+        for row in session.execute(query)
+    }
 
 
 def _reviews(

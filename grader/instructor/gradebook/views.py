@@ -7,11 +7,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cached_property
 
+from grader.instructor.grade import Decided, Grade, Graded, Late, State, grade
+from grader.instructor.grade.grade import TOO_SHORT_CHECK
 from grader.judge.results import CheckReport, CheckResult, Message
 
 #: The status shown for a decided item (the grading's own status stays as it was graded).
 REVIEWED = "reviewed"
+#: The status shown for a submission that cannot be graded as handed in (bad zip, ...).
+RESUBMIT = "resubmit"
 
 
 @dataclass(frozen=True)
@@ -86,21 +91,58 @@ class ResultView:
     worker: str
     checks: tuple[CheckView, ...]
     review: ReviewView | None
+    #: The lateness of this content (from its receipt); None: no receipt, never late.
+    late: Late | None = None
+
+    @cached_property
+    def grade(self) -> Grade:
+        """The official grade (``grader.instructor.grade``): what every view shows."""
+        graded = Graded(
+            grading_id=self.grading_id,
+            status=self.status,
+            kind=self.kind,
+            score=self.score,
+            max_score=self.max_score,
+            content_sha256=self.content_sha256,
+            reason_id=self.reason.id if self.reason else None,
+            too_short=any(c.name == TOO_SHORT_CHECK and not c.passed for c in self.checks),
+        )
+        review = self.review
+        decided = (
+            None
+            if review is None
+            else Decided(
+                review.final_score, review.comment, review.content_sha256, review.grading_id
+            )
+        )
+        return grade(graded, decided, self.late)
 
     @property
     def reviewed(self) -> bool:
         """The instructor scored exactly this submission (a decision on an older one, still
         kept and flagged, does not count)."""
-        return (
-            self.review is not None
-            and self.review.final_score is not None
-            and not self.review.changed_since_review
-        )
+        return self.grade.decision is not None
 
     @property
     def shown_status(self) -> str:
-        """What every front end shows: ``reviewed`` once decided, else the grader's status."""
-        return REVIEWED if self.reviewed else self.status
+        """What every front end shows, from the grade: ``reviewed`` once decided,
+        ``resubmit`` for a submission that cannot be graded, ``needs_review`` while a prose
+        answer waits (a too-short one too), ``failed`` for code that does not parse."""
+        state = self.grade.state
+        if state is State.DECIDED:
+            return REVIEWED
+        if state is State.NEEDS_RESUBMISSION:
+            return RESUBMIT
+        if state is State.AWAITING_REVIEW:
+            return "needs_review"
+        if state is State.NOT_HANDED_IN:
+            return "missing"
+        return "failed" if self.status == "error" else self.status
+
+    @property
+    def in_queue(self) -> bool:
+        """A prose answer for the instructor: waiting, too short, or decided from the queue."""
+        return self.status == "needs_review" or (self.kind == "prose" and self.grade.too_short)
 
     @property
     def review_version(self) -> int:
@@ -109,11 +151,8 @@ class ResultView:
 
     @property
     def final_score(self) -> float | None:
-        """The instructor's score where set, else the automatic one; None when missing."""
-        if self.reviewed:
-            assert self.review is not None
-            return self.review.final_score
-        return None if self.status == "missing" else self.score
+        """The grade's final score (late penalty included; None: no official score)."""
+        return self.grade.final_score
 
     @property
     def mutants(self) -> dict[str, bool]:

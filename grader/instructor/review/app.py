@@ -154,6 +154,7 @@ class Pages(GroupRoutes, QueueRoutes):
         context = {
             "snapshot": snapshot,
             "pass_rates": pass_rate_chart(stats, "/insight"),
+            "strays": snapshot.strays,
             "sections": sections,
         }
         return self._page(request, "insight.html.j2", context)

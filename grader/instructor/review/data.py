@@ -12,19 +12,21 @@ results whose review is new or different.
 from __future__ import annotations
 
 import threading
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import func, select
 
 from grader.instructor.gradebook import Gradebook, ResultView
 from grader.instructor.gradebook.groups import Groups, group_answers
-from grader.instructor.gradebook.models import CurrentResult, Receipt, Review
-from grader.instructor.gradebook.stats import ExerciseStats, class_stats
+from grader.instructor.gradebook.models import CurrentResult, Receipt, Review, RosterEntry
+from grader.instructor.gradebook.stats import ExerciseStats, class_stats, stray_ids
 from grader.judge.exercises import exercise_ids
 
 Key = tuple[str, str]
+K = TypeVar("K")
 #: More changed results than this are read in one pass over the whole class.
 BULK = 40
 
@@ -32,6 +34,8 @@ BULK = 40
 @dataclass(frozen=True)
 class Snapshot:
     results: tuple[ResultView, ...]
+    #: The roster's ids (empty: no roster), for telling stray ids from students.
+    roster: frozenset[str] = frozenset()
 
     @cached_property
     def by_key(self) -> dict[Key, ResultView]:
@@ -48,17 +52,23 @@ class Snapshot:
         return (*known, *sorted(present - set(known)))
 
     @cached_property
+    def strays(self) -> list[str]:
+        """Ids not on the roster with no valid submission: listed apart, not students."""
+        return stray_ids(self.results, self.roster)
+
+    @cached_property
     def stats(self) -> list[ExerciseStats]:
-        return class_stats(list(self.results))
+        return class_stats(self.results, self.roster)
 
     @cached_property
     def queue(self) -> tuple[ResultView, ...]:
-        """Every answer the grader left for review (``needs_review``), decided or not, one
-        question across the class at a time: by exercise, then by answer group (largest
-        first, so alike answers come together), then by student."""
+        """Every answer the grader left for review (``ResultView.in_queue``: waiting, or
+        too short), decided or not, one question across the class at a time: by exercise,
+        then by answer group (largest first, so alike answers come together), then by
+        student."""
         order = {exercise: index for index, exercise in enumerate(self.exercises)}
         groups = self.groups
-        waiting = [r for r in self.results if r.status == "needs_review"]
+        waiting = [r for r in self.results if r.in_queue]
 
         def place(result: ResultView) -> tuple[int, int, str, str]:
             group = groups.of_member.get((result.student, result.exercise))
@@ -85,9 +95,9 @@ class Snapshot:
         """Per question in the queue (course order), the answers with no final score yet."""
         counts = {e: 0 for e in self.exercises}
         for result in self.results:
-            if result.status == "needs_review" and not result.reviewed:
+            if result.in_queue and not result.reviewed:
                 counts[result.exercise] += 1
-        present = {r.exercise for r in self.results if r.status == "needs_review"}
+        present = {r.exercise for r in self.results if r.in_queue}
         return {e: n for e, n in counts.items() if e in present}
 
     @cached_property
@@ -96,9 +106,12 @@ class Snapshot:
 
     @cached_property
     def totals(self) -> dict[str, float]:
+        """Each student's final scores summed (the grade's: penalties in, nothing
+        provisional)."""
         sums: dict[str, float] = {}
         for result in self.results:
-            sums[result.student] = sums.get(result.student, 0.0) + (result.final_score or 0.0)
+            final = result.grade.final_score
+            sums[result.student] = sums.get(result.student, 0.0) + (final or 0.0)
         return {student: round(total, 2) for student, total in sums.items()}
 
     def result(self, student: str, exercise: str) -> ResultView | None:
@@ -118,6 +131,7 @@ class ClassData:
         self._views: dict[Key, ResultView] = {}
         self._pointers: dict[Key, int] = {}
         self._reviews: dict[Key, tuple[Any, ...]] = {}
+        self._lateness: dict[tuple[str, str, str], tuple[float, float]] = {}
         self._snapshot = Snapshot(())
 
     def revision(self) -> tuple[Any, ...]:
@@ -133,7 +147,10 @@ class ClassData:
             late = connection.execute(  # ``grader extend`` moves lateness, not results
                 select(func.count(), func.sum(Receipt.late_by_seconds), func.sum(Receipt.penalty))
             ).one()
-        return (*currents, *reviews, *late)
+            listed = connection.execute(
+                select(func.count(), func.max(RosterEntry.imported_at))
+            ).one()
+        return (*currents, *reviews, *late, *listed)
 
     def current(self) -> Snapshot:
         revision = self.revision()
@@ -165,9 +182,24 @@ class ClassData:
                     )
                 )
             }
+            listed = frozenset(connection.scalars(select(RosterEntry.student)))
+            lateness: dict[tuple[str, str, str], tuple[float, float]] = {
+                (row.student, row.exercise, row.content_sha256): (row.penalty, row.late_by_seconds)
+                for row in connection.execute(
+                    select(
+                        Receipt.student,
+                        Receipt.exercise,
+                        Receipt.content_sha256,
+                        Receipt.penalty,
+                        Receipt.late_by_seconds,
+                    )
+                )
+            }
         changed = {key for key, grading in pointers.items() if self._pointers.get(key) != grading}
-        changed |= {key for key in reviews.keys() | self._reviews.keys()
-                    if reviews.get(key) != self._reviews.get(key)}  # fmt: skip
+        changed |= _moved(self._reviews, reviews)
+        changed |= {
+            (student, exercise) for student, exercise, _ in _moved(self._lateness, lateness)
+        }
         views = {key: view for key, view in self._views.items() if key in pointers}
         if len(changed) > BULK:
             views = {(r.student, r.exercise): r for r in self.book.results()}
@@ -177,5 +209,11 @@ class ClassData:
                 if fresh is not None:
                     views[(student, exercise)] = fresh
         self._views, self._pointers, self._reviews = views, pointers, reviews
+        self._lateness = lateness
         ordered = sorted(views.items())
-        self._snapshot = Snapshot(tuple(view for _, view in ordered))
+        self._snapshot = Snapshot(tuple(view for _, view in ordered), listed)
+
+
+def _moved(before: Mapping[K, object], after: Mapping[K, object]) -> set[K]:
+    """The keys whose value differs (added, removed or changed)."""
+    return {key for key in before.keys() | after.keys() if before.get(key) != after.get(key)}

@@ -1,6 +1,7 @@
 """The instructor's decisions, checked before they reach the gradebook.
 
-A final score is a number from 0 to the exercise's maximum. On a prose answer waiting for
+A decision names the grading it was read on (a form without it is refused). A final
+score is a number from 0 to the exercise's maximum. On a prose answer waiting for
 review the comment is optional; anywhere else (a code exercise, or a prose answer the
 rubric already decided) the score overrides the grader's verdict and needs a comment that
 says why. The decision is stored with the reviewer and the time by
@@ -27,8 +28,9 @@ class Rejected(Exception):
 
 
 def is_override(result: ResultView) -> bool:
-    """Scoring anything but a prose answer awaiting review overrides the grader."""
-    return result.status != "needs_review"
+    """Scoring anything but a prose answer in the queue (waiting, or too short) overrides
+    the grader."""
+    return not result.in_queue
 
 
 def parse_score(text: str, maximum: float) -> float:
@@ -60,11 +62,15 @@ def decide(
     comment: str,
     reviewer: str,
     *,
-    grading_id: int | None = None,
+    grading_id: int | None,
     version: int | None = None,
 ) -> ReviewView:
     """Store one decision bound to the grading and decision version the form was read
-    with (``StaleDecision`` / ``ConflictingDecision`` from the gradebook otherwise)."""
+    with (``StaleDecision`` / ``ConflictingDecision`` from the gradebook otherwise). A
+    form that does not name the grading it was read on is refused: a decision is final,
+    so it must say what it was made on."""
+    if grading_id is None:
+        raise Rejected("review.error.no_grading", {})
     score, comment = checked(result, score_text, comment)
     return book.set_review(
         result.student,

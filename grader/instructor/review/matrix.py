@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from grader.instructor.grade import State
 from grader.instructor.gradebook import ResultView
 from grader.instructor.gradebook.entries import SHOWN_STATUSES
 from grader.instructor.review.data import Snapshot
@@ -13,7 +14,9 @@ SORTS = ("student", "total_desc", "total_asc")
 
 @dataclass(frozen=True)
 class Cell:
-    """One cell, formatted once in Python (1,200 of them must render in milliseconds)."""
+    """One cell, formatted once in Python (1,200 of them must render in milliseconds). The
+    score is the grade's final score (late penalty in); an answer awaiting review shows its
+    provisional score in parentheses; the penalty is marked beside it."""
 
     status: str
     href: str
@@ -21,6 +24,10 @@ class Cell:
     max_score: str
     reviewed: bool
     changed: bool
+    #: The grade's final score as a plain number ("" when there is none).
+    final: str = ""
+    #: "-20%" when a late penalty applies.
+    penalty: str = ""
 
 
 @dataclass(frozen=True)
@@ -33,15 +40,22 @@ class Row:
 def _cell(result: ResultView | None) -> Cell | None:
     if result is None:
         return None
-    missing = result.status == "missing"
-    shown = result.final_score
+    grade = result.grade
+    if grade.final_score is not None:
+        shown = f"{grade.final_score:g}"
+    elif grade.provisional_score is not None:
+        shown = f"({grade.provisional_score:g})"
+    else:
+        shown = "–"
     return Cell(
         result.shown_status,
         f"/s/{result.student}/{result.exercise}",
-        "–" if missing or shown is None else f"{shown:g}",
-        "" if missing else f"/{result.max_score:g}",
+        shown,
+        "" if grade.state is State.NOT_HANDED_IN else f"/{result.max_score:g}",
         result.reviewed,
-        result.review is not None and result.review.changed_since_review,
+        grade.stale_decision,
+        "" if grade.final_score is None else f"{grade.final_score:g}",
+        f"-{grade.penalty * 100:g}%" if grade.penalty > 0 else "",
     )
 
 

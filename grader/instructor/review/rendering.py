@@ -49,7 +49,7 @@ STATUS_SYMBOLS = {
     "failed": "✘",
     "needs_review": "?",
     "reviewed": "✎",
-    "error": "!",
+    "resubmit": "!",
     "missing": "–",
 }
 

@@ -18,15 +18,17 @@ The rules each file follows, from the LMSs' own documentation and code:
   identifier column, then a column per grade item and, with ``--feedback``, a feedback
   column per item; every row is a student (no points row).
 - **csv**: ``student, EX-…, total`` with a ``Points Possible`` row (a generic spreadsheet).
-- **json**: everything: ``score`` (the automatic score, raw), ``exported_score`` (what
-  the LMS files carry), the penalty, lateness, the instructor's
-  decision and comment, and the reason of an error.
+- **json**: everything: the grade's state, ``raw_score``, the decision, the penalty,
+  ``final_score`` and ``exported_score`` (what the LMS files carry), lateness, the
+  instructor's comment, and the reason of an error.
 
-In every format an ``error`` cell is EMPTY (a corrupt zip is not a zero; ``--errors-as-
-zero`` for those who want it), a missing submission is empty, the late penalty is applied,
-and no text cell can be read as a formula (a leading ``= + - @``, tab or CR gets a ``'``,
-OWASP's advice for CSV injection). Spreadsheet-bound files start with a UTF-8 BOM, so
-Excel reads Chinese names right.
+Every cell is the official grade (``grader.instructor.grade``; no score is computed
+here): the late penalty is part of it; code that does not parse is 0 unless decided
+otherwise; a submission that needs re-submission (a corrupt zip) is EMPTY (``--errors-as-
+zero`` exports those as 0); a missing submission is empty; a prose answer awaiting the
+instructor is empty unless ``provisional``. No text cell can be read as a formula (a
+leading ``= + - @``, tab or CR gets a ``'``, OWASP's advice for CSV injection).
+Spreadsheet-bound files start with a UTF-8 BOM, so Excel reads Chinese names right.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from grader.instructor.grade import Grade, State
 from grader.instructor.gradebook.columns import columns_of, max_score_of
 from grader.instructor.gradebook.views import ResultView
 from grader.instructor.term.roster import Student
@@ -58,6 +61,8 @@ class ExportOptions:
     identifier: str = "email"
     #: Moodle: a feedback column per grade item.
     feedback: bool = False
+    #: Export the provisional score of a prose answer awaiting the instructor.
+    provisional: bool = False
 
 
 @dataclass(frozen=True)
@@ -66,18 +71,14 @@ class Cell:
     receipt: ReceiptView | None
 
     @property
-    def penalty(self) -> float:
-        return self.receipt.penalty if self.receipt else 0.0
+    def grade(self) -> Grade:
+        return self.result.grade
 
-    def value(self, errors_as_zero: bool) -> float | None:
-        """The score the LMS gets: the final score less the late penalty; None (empty)
-        for a missing submission and for an error (0 with ``errors_as_zero``)."""
-        if self.result.status == "error":
-            return 0.0 if errors_as_zero else None
-        score = self.result.final_score
-        if score is None:
-            return None
-        return round(score * (1.0 - self.penalty), 2)
+    def value(self, options: ExportOptions) -> float | None:
+        """The score the LMS gets: the grade's (None: an empty cell)."""
+        if self.grade.state is State.NEEDS_RESUBMISSION:
+            return 0.0 if options.errors_as_zero else None
+        return self.grade.exported(options.provisional)
 
 
 @dataclass(frozen=True)
@@ -87,13 +88,22 @@ class Table:
     rows: dict[str, dict[str, Cell]]
     roster: dict[str, Student]
 
-    def errors(self) -> list[tuple[str, str]]:
+    def in_state(self, state: State) -> list[tuple[str, str]]:
+        """(student, exercise) of every cell whose grade is in ``state``, sorted."""
         return sorted(
             (student, exercise)
             for student, cells in self.rows.items()
             for exercise, cell in cells.items()
-            if cell.result.status == "error"
+            if cell.grade.state is state
         )
+
+    def errors(self) -> list[tuple[str, str]]:
+        """The cells that need re-submission (empty, or 0 with ``--errors-as-zero``)."""
+        return self.in_state(State.NEEDS_RESUBMISSION)
+
+    def awaiting(self) -> list[tuple[str, str]]:
+        """Prose answers awaiting the instructor (empty unless ``--provisional``)."""
+        return self.in_state(State.AWAITING_REVIEW)
 
 
 def build_table(
@@ -164,7 +174,7 @@ def moodle_rows(table: Table, options: ExportOptions) -> tuple[list[list[str]], 
     rows, unmapped = [header], []
     for student, cells in table.rows.items():
         identifier = _identifier(table.roster.get(student), student, options.identifier)
-        if not identifier:
+        if not identifier or (table.roster and student not in table.roster):
             unmapped.append(student)
             continue
         row = [identifier]
@@ -172,7 +182,7 @@ def moodle_rows(table: Table, options: ExportOptions) -> tuple[list[list[str]], 
             row.append(_cell(cells, exercise, options))
             if options.feedback:
                 cell = cells.get(exercise)
-                row.append(cell.result.review.comment if cell and cell.result.review else "")
+                row.append(cell.grade.comment if cell else "")  # a decision on this file
         rows.append(row)
     return rows, unmapped
 
@@ -205,7 +215,7 @@ def to_csv(table: Table, results: Sequence[ResultView], options: ExportOptions) 
 
 def _value(cells: Mapping[str, Cell], exercise: str, options: ExportOptions) -> float | None:
     cell = cells.get(exercise)
-    return None if cell is None else cell.value(options.errors_as_zero)
+    return None if cell is None else cell.value(options)
 
 
 def _cell(cells: Mapping[str, Cell], exercise: str, options: ExportOptions) -> str:
@@ -218,7 +228,7 @@ def to_json(table: Table, results: Sequence[ResultView], options: ExportOptions)
     for student, cells in table.rows.items():
         who = table.roster.get(student)
         entries = {exercise: _json_cell(cell, options) for exercise, cell in cells.items()}
-        total = sum(v for c in cells.values() if (v := c.value(options.errors_as_zero)))
+        total = sum(v for c in cells.values() if (v := c.value(options)))
         students.append(
             {
                 "student": student,
@@ -249,15 +259,20 @@ def _roster_json(who: Student) -> dict[str, str]:
 
 
 def _json_cell(cell: Cell, options: ExportOptions) -> dict[str, Any]:
-    result, receipt = cell.result, cell.receipt
+    result, receipt, grade = cell.result, cell.receipt, cell.grade
     review = result.review
     return {
+        "state": grade.state.value,
         "status": result.shown_status,
         "graded_status": result.status,
         "score": result.score,
-        "exported_score": cell.value(options.errors_as_zero),
+        "raw_score": grade.raw_score,
+        "decision": grade.decision,
+        "penalty": grade.penalty,
+        "final_score": grade.final_score,
+        "provisional_score": grade.provisional_score,
+        "exported_score": cell.value(options),
         "max_score": result.max_score,
-        "final_score": result.final_score,
         "reviewed": result.reviewed,
         "review": None
         if review is None
@@ -267,11 +282,10 @@ def _json_cell(cell: Cell, options: ExportOptions) -> dict[str, Any]:
             "reviewer": review.reviewer,
             "changed_since_review": review.changed_since_review,
         },
-        "penalty": cell.penalty,
         "received_at": None if receipt is None else receipt.received_at.isoformat(),
         "received_from": None if receipt is None else receipt.source,
         "due_at": None if receipt is None or receipt.due_at is None else receipt.due_at.isoformat(),
-        "late_by_seconds": 0.0 if receipt is None else receipt.late_by_seconds,
+        "late_by_seconds": grade.late_by_seconds,
         "content_sha256": result.content_sha256,
         "isolation": result.isolation,
         "reason": None if result.reason is None else result.reason.id,

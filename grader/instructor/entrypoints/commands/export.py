@@ -23,9 +23,12 @@ EPILOG = """formats:
           grade item, with --feedback a feedback column per item; only student rows
   csv     student, one column per exercise, total, a Points Possible row
   json    everything: raw score, exported score, penalty, lateness, review, error reason
-An error cell is empty (never 0) and counted on stderr with the students named, unless
---errors-as-zero. The late penalty is applied. Spreadsheet formats are UTF-8 with a BOM;
-no cell starts like a formula.
+Every cell is the official grade (grader/instructor/grade): the late penalty is part of
+it; code that does not parse is 0 unless you decided otherwise. A submission that needs
+re-submission (a corrupt zip, a manifest mismatch) is empty and named on stderr (0 with
+--errors-as-zero). A prose answer awaiting your decision is empty and counted on stderr
+(--provisional exports its provisional score, each one named on stderr). Spreadsheet
+formats are UTF-8 with a BOM; no cell starts like a formula.
 
 --out FILE must be in a folder that exists. An existing FILE is replaced only when it is an
 export of this gradebook in the same format (same leading columns, no student this
@@ -71,7 +74,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument("--feedback", action="store_true", help="moodle: feedback columns")
     parser.add_argument(
-        "--errors-as-zero", action="store_true", help="export an error as 0 instead of empty"
+        "--errors-as-zero",
+        action="store_true",
+        help="export a submission that needs re-submission as 0 instead of empty",
+    )
+    parser.add_argument(
+        "--provisional",
+        action="store_true",
+        help="export the provisional score of prose answers you have not decided yet",
     )
     parser.add_argument("--lang", choices=("zh", "en"), help="language of the messages")
     parser.set_defaults(run=run)
@@ -99,7 +109,6 @@ def column_names(pairs: list[str], mapping: Path | None) -> dict[str, str]:
 
 def run(args: argparse.Namespace, lang: str, as_json: bool) -> int:
     from grader.instructor.gradebook import Gradebook
-    from grader.instructor.gradebook.export import awaiting_review
     from grader.instructor.term import lms
     from grader.instructor.term.export_file import check_out_folder, check_overwrite
     from grader.instructor.term.store import receipts, roster
@@ -111,6 +120,7 @@ def run(args: argparse.Namespace, lang: str, as_json: bool) -> int:
         errors_as_zero=args.errors_as_zero,
         identifier=args.identifier,
         feedback=args.feedback,
+        provisional=args.provisional,
     )
     with Gradebook(args.db, must_exist=True) as book:
         results = book.results()
@@ -132,22 +142,23 @@ def run(args: argparse.Namespace, lang: str, as_json: bool) -> int:
         args.out.write_text(text, encoding="utf-8", newline="")
     kind = "canvas" if args.format == "canvas" else args.identifier
     _warn(table, unmapped, options, kind, lang)
-    waiting = awaiting_review(results)
-    if waiting:
-        print(render_message("export.awaiting_review", {"count": waiting}, lang), file=sys.stderr)
     return EXIT_PASSED
 
 
 def _warn(table: Table, unmapped: list[str], options: ExportOptions, kind: str, lang: str) -> None:
-    errors = table.errors()
-    if errors:
-        students = sorted({student for student, _ in errors})
-        message = "export.errors_zero" if options.errors_as_zero else "export.errors_empty"
-        params = {"count": len(errors), "students": ", ".join(students[:20]), "more": ""}
-        if len(students) > 20:
-            params["more"] = f" (+{len(students) - 20})"
-        print(render_message(message, params, lang), file=sys.stderr)
+    resubmit = "export.resubmit_zero" if options.errors_as_zero else "export.resubmit_empty"
+    waiting = "export.awaiting_provisional" if options.provisional else "export.awaiting_blank"
+    for message, cells in ((resubmit, table.errors()), (waiting, table.awaiting())):
+        if cells:
+            print(render_message(message, _named(cells), lang), file=sys.stderr)
     if unmapped:
         params = {"count": len(unmapped), "students": ", ".join(unmapped[:20]), "kind": kind}
         message = "export.unmapped_canvas" if kind == "canvas" else "export.unmapped"
         print(render_message(message, params, lang), file=sys.stderr)
+
+
+def _named(cells: list[tuple[str, str]]) -> dict[str, str | int]:
+    """The cells counted, and the first 20 named as ``student exercise``."""
+    names = [f"{student} {exercise}" for student, exercise in cells]
+    more = f" (+{len(names) - 20})" if len(names) > 20 else ""
+    return {"count": len(cells), "students": ", ".join(names[:20]), "more": more}

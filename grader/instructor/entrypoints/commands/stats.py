@@ -28,12 +28,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run(args: argparse.Namespace, lang: str, as_json: bool) -> int:
     from grader.instructor.gradebook import Gradebook
-    from grader.instructor.gradebook.stats import class_stats, stats_to_json
+    from grader.instructor.gradebook.stats import class_stats, stats_to_json, stray_ids
+    from grader.instructor.term.store import roster
 
     with Gradebook(args.db, must_exist=True) as book:
-        stats = class_stats(book.results())
+        results = book.results()
+        listed = {student.student for student in roster(book)}
+    stats = class_stats(results, listed)
+    strays = stray_ids(results, listed)
     if as_json:
-        print(json.dumps(stats_to_json(stats), ensure_ascii=False, indent=2))
+        print(json.dumps(stats_to_json(stats, results, strays), ensure_ascii=False, indent=2))
         return EXIT_PASSED
     if not stats:
         print(render_message("stats.empty", {}, lang))
@@ -41,6 +45,9 @@ def run(args: argparse.Namespace, lang: str, as_json: bool) -> int:
     for item in stats:
         for line in _lines(item, lang):
             print(line)
+    if strays:
+        params = {"count": len(strays), "ids": ", ".join(strays)}
+        print(render_message("stats.stray", params, lang))
     return EXIT_PASSED
 
 
@@ -55,6 +62,13 @@ def _lines(item: ExerciseStats, lang: str) -> list[str]:
         passed = render_message("stats.passed", {}, lang)
         head = f"{passed} {item.passed}/{item.handed_in} ({item.passed_share:.0%})"
     lines = [f"{item.exercise} {title}: {head}"]
+    if item.scored:
+        scores: dict[str, ParamValue] = {
+            "mean": f"{item.mean_final:g}",
+            "max_score": f"{item.max_score:g}",
+            "graded": item.scored,
+        }
+        lines.append("  " + render_message("stats.final_scores", scores, lang))
     apart = [
         render_message(message_id, {"count": count}, lang)
         for message_id, count in (

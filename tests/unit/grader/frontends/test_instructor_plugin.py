@@ -17,7 +17,7 @@ from grader.instructor import entrypoints
 
 REPO = Path(__file__).resolve().parents[4]
 STUDENT = ["check", "list", "submit"]
-INSTRUCTOR = ["build-starters", "grade", "worker", "export", "feedback", "stats", "review"]
+INSTRUCTOR = ["build-starters", "grade", "worker", "export", "feedback", "stats", "review", "inbox"]
 INSTRUCTOR += ["release", "roster", "extend", "integrity", "gradebook"]
 
 #: Runs the CLI with ``grader.instructor`` made unimportable (as in a student copy), then

@@ -11,7 +11,7 @@ import pytest
 from grader.instructor.feedback import feedback_html
 from grader.instructor.gradebook import Gradebook
 from grader.instructor.gradebook.export import awaiting_review, to_csv, to_json
-from grader.instructor.gradebook.stats import class_stats, stats_to_json, survivors
+from grader.instructor.gradebook.stats import class_stats, stats_to_json, stray_ids, survivors
 from grader.judge.exercises import get_exercise
 from tests.unit.grader.instructor.gradebook.factories import (
     absent_entry,
@@ -40,8 +40,9 @@ def test_csv_has_points_possible_and_blank_missing_and_error_cells(book: Gradebo
     maxima = [get_exercise(e).max_score for e in ("EX-11-01", "EX-11-02")]
     # the exercises' maxima, from their specs
     assert rows[1] == ["Points Possible", *(f"{m:g}" for m in maxima), f"{sum(maxima):g}"]
-    # bob's archive was unsafe: an error is an empty cell, never a genuine-looking 0
-    assert rows[2:] == [["alice", "2", "1", "3"], ["bob", "", "", "0"], ["carol", "1", "", "1"]]
+    # bob's archive was unsafe: it needs re-submission, an empty cell, never a genuine-looking
+    # 0; alice's prose answer awaits the instructor: empty, nothing provisional leaves
+    assert rows[2:] == [["alice", "2", "", "2"], ["bob", "", "", "0"], ["carol", "1", "", "1"]]
     assert awaiting_review(book.results()) == 1
 
 
@@ -59,7 +60,11 @@ def test_final_scores_replace_automatic_ones(book: Gradebook) -> None:
 def test_stats_count_failed_checks_and_surviving_mutants(book: Gradebook) -> None:
     stats = {item.exercise: item for item in class_stats(book.results())}
     code = stats["EX-11-01"]
-    assert (code.students, code.handed_in, code.passed) == (3, 3, 1)
+    # bob handed in nothing valid and there is no roster: a stray id, never a student
+    assert (code.students, code.handed_in, code.passed) == (2, 2, 1)
+    assert stray_ids(book.results()) == ["bob"]
+    assert stray_ids(book.results(), {"alice", "bob", "carol"}) == []
+    assert class_stats(book.results(), {"bob"})[0].students == 3
     [mutant] = code.mutants
     assert (mutant.subject, mutant.failed, mutant.total, mutant.share) == (
         "off_by_one_bound",

@@ -113,7 +113,8 @@ def test_review_survives_regrade_and_is_flagged_when_the_submission_changed(
     assert (result.review.final_score, result.review.comment) == (2.0, "good")
     assert result.review.changed_since_review is True
     assert not result.reviewed and result.shown_status == "needs_review"
-    assert result.final_score == result.score == 1.0
+    assert result.final_score is None  # awaiting the instructor again: nothing official
+    assert result.grade.provisional_score == result.score == 1.0
 
 
 def test_review_score_must_be_within_range(book: Gradebook) -> None:

@@ -166,3 +166,19 @@ def test_postgresql_refuses_stale_and_concurrent_decisions_the_same_way(
             book.set_review("bob", "EX-11-02", final_score=0, grading_id=v1.grading_id, version=1)
         result = book.result("bob", "EX-11-02")
         assert result is not None and result.review is not None and result.review.version == 1
+
+
+@pytest.mark.parametrize("grading", ["", "not-a-number"])
+def test_a_form_that_does_not_name_its_grading_is_refused(tmp_path: Path, grading: str) -> None:
+    """A decision is final, so it must say what it was read on: without the grading (or
+    with one that is not a grading id) nothing is stored, and the page says why."""
+    made = client(tmp_path)
+    http = made.signed_in()
+    form = {**read_form(http.get("/queue/bob/EX-11-02").text), "grading": grading}
+    answer = made.decide("bob", "EX-11-02", score="2", comment="", **form)
+    assert answer.status_code == 303  # type: ignore[attr-defined]
+    target = answer.headers["location"]  # type: ignore[attr-defined]
+    assert "flash=" in target
+    shown = http.get(target).text
+    assert "does not name the grading it was read on" in shown
+    assert made.book.result("bob", "EX-11-02").review is None  # type: ignore[union-attr]

@@ -39,12 +39,19 @@ def test_a_prose_answer_needs_no_comment_but_an_override_does(tmp_path: Path) ->
     code = book.result("alice", "EX-11-01")
     assert prose is not None and code is not None
     assert not is_override(prose) and is_override(code)
-    decide(book, prose, "2", "", "prof")
+    decide(book, prose, "2", "", "prof", grading_id=prose.grading_id)
     with pytest.raises(Rejected) as refused:
-        decide(book, code, "1", "   ", "prof")
+        decide(book, code, "1", "   ", "prof", grading_id=code.grading_id)
     assert refused.value.message_id == "review.error.comment_required"
     assert book.result("alice", "EX-11-01").review is None  # type: ignore[union-attr]
-    decide(book, code, "1", "probe is right; the output check was too strict", "prof")
+    decide(
+        book,
+        code,
+        "1",
+        "probe is right; the output check was too strict",
+        "prof",
+        grading_id=code.grading_id,
+    )
     assert book.result("alice", "EX-11-01").final_score == 1  # type: ignore[union-attr]
 
 
@@ -53,7 +60,7 @@ def test_a_decision_records_who_and_when_and_survives_an_unchanged_regrade(tmp_p
     before = datetime.now(UTC)
     result = book.result("bob", "EX-11-02")
     assert result is not None
-    decide(book, result, "1.5", "good\r\nwork", "prof")
+    decide(book, result, "1.5", "good\r\nwork", "prof", grading_id=result.grading_id)
     book.record(prose_entry("bob", "Late ACK means the broker redelivers.\n"))  # a re-grade
     review = book.result("bob", "EX-11-02").review  # type: ignore[union-attr]
     assert review is not None
@@ -66,21 +73,22 @@ def test_a_changed_submission_keeps_the_decision_flagged(tmp_path: Path) -> None
     book = filled_book(tmp_path)
     result = book.result("bob", "EX-11-02")
     assert result is not None
-    decide(book, result, "0.5", "", "prof")
+    decide(book, result, "0.5", "", "prof", grading_id=result.grading_id)
     assert book.result("bob", "EX-11-02").shown_status == "reviewed"  # type: ignore[union-attr]
     book.record(prose_entry("bob", "A new answer.\n"))
     changed = book.result("bob", "EX-11-02")
     assert changed is not None and changed.review is not None
     assert changed.review.changed_since_review and changed.review.final_score == 0.5
     # v2 was never read: it waits again, at its provisional score.
-    assert changed.shown_status == "needs_review" and changed.final_score == changed.score
+    assert changed.shown_status == "needs_review" and changed.final_score is None
+    assert changed.grade.provisional_score == changed.score
 
 
 def test_export_uses_the_final_score(tmp_path: Path) -> None:
     book = filled_book(tmp_path)
     result = book.result("bob", "EX-11-02")
     assert result is not None
-    decide(book, result, "1.5", "", "prof")
+    decide(book, result, "1.5", "", "prof", grading_id=result.grading_id)
     lines = to_csv(book.results()).removeprefix("\ufeff").splitlines()
     rows = {line.split(",")[0]: line.split(",") for line in lines}
     header = rows["student"]

@@ -56,7 +56,7 @@ def test_the_matrix_filters_by_status_and_sorts_by_total(tmp_path: Path) -> None
     by_total = build_matrix(snapshot, None, "total_desc")
     totals = [row.total for row in by_total.rows]
     assert totals == sorted(totals, reverse=True)
-    errors = build_matrix(snapshot, "error", "student")
+    errors = build_matrix(snapshot, "resubmit", "student")
     assert [row.student for row in errors.rows] == ["bob"]
     assert build_matrix(snapshot, "<bad>", "<bad>").status is None  # unknown: ignored
 

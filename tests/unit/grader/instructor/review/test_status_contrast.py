@@ -14,7 +14,7 @@ from grader.render.catalog import render_message
 
 CSS = (files("grader.instructor.review") / "static" / "review.css").read_text("utf-8")
 VARIABLE = {"passed": "passed", "failed": "failed", "needs_review": "review",
-            "reviewed": "reviewed", "error": "error", "missing": "missing"}  # fmt: skip
+            "reviewed": "reviewed", "resubmit": "error", "missing": "missing"}  # fmt: skip
 
 
 def luminance(colour: str) -> float:
