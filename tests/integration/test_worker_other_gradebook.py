@@ -1,6 +1,6 @@
 """A worker started on another gradebook than ``grade``'s refuses the run's tasks before it
-writes anything, names both gradebooks, and stops with exit 2; ``grade`` then finds no
-worker (exit 2) and takes its tasks off the queue. Real RabbitMQ, two SQLite gradebooks."""
+writes anything, names both gradebooks, and stops with exit 2; ``grade`` hears of it, names
+both too (exit 2) and takes its tasks off the queue. Real RabbitMQ, two SQLite gradebooks."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import create_engine, func, select
 
+from grader.instructor.batch.celery_app import QUEUE
 from grader.instructor.gradebook.models import BatchTask, Grading
 from tests.e2e.batch_support import environment
 from tests.e2e.conftest import grader_command
@@ -87,5 +88,10 @@ def test_a_worker_on_another_gradebook_refuses_writes_nothing_and_names_both(
     assert "Traceback" not in said.split("refused the task")[-1]
     assert _count(other, Grading) == 0 and _count(other, BatchTask) == 0  # nothing written
     assert grade.returncode == 2, grade.stderr
-    assert "No worker finished a student" in grade.stderr
+    assert f"writes into the gradebook {other}, not this grade's {mine}" in grade.stderr
+    assert "unanswered tasks of this run were revoked" in grade.stderr
+    assert "Traceback" not in grade.stderr
     assert _count(mine, Grading) == 0
+    queues = rabbitmq_vhost.queue_counts()
+    assert queues[QUEUE].ready == 0  # the run's tasks were taken off the queue
+    assert not [name for name in queues if name.startswith(f"{QUEUE}.refused.")]  # deleted

@@ -11,11 +11,12 @@ teaches.
   (student, exercise, content, fingerprint) lands once, under the gradebook's unique
   key, and the task's "finished" row is unique per (run, student);
 - one gradebook: a task of a run the worker's gradebook does not hold is refused before
-  anything is written, put back on the queue, and the worker stops (``batch.identity``).
+  anything is written, ``grade`` is told, and the worker stops (``batch.identity``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
 import shutil
@@ -72,10 +73,10 @@ def create_batch_app(broker: str, db_url: str | None = None) -> Any:
     ) -> None:
         db_url = self.app.conf[DB_SETTING]
         refusal = _other_gradebook(db_url, plan)
-        if refusal is not None:  # nothing written; back on the queue for the right worker
+        if refusal is not None:  # nothing written; grade hears of it and ends the run
             from celery.exceptions import Reject
 
-            raise Reject(_text(refusal), requeue=True)
+            raise Reject(_text(refusal), requeue=False)
         try:
             run_student(db_url, run_id, student, path, kind, plan, published=published)
         except Exception as error:  # not the student's fault: try again, then give up
@@ -131,10 +132,20 @@ def task_timings(
     }
 
 
-def watch_gradebook(db_url: str) -> None:
+def refusal_queue(run: str) -> Any:
+    """The queue through which a worker tells ``grade``'s run ``run`` that it refused it
+    (``grade`` declares it before queueing any student, and deletes it when done)."""
+    from kombu.entity import Queue
+
+    name = f"{QUEUE}.refused.{run}"
+    return Queue(name, routing_key=name, durable=False)  # type: ignore[no-untyped-call]
+
+
+def watch_gradebook(app: Any, db_url: str) -> None:
     """In ``grader worker``'s main process: at the first task of a run its gradebook does not
-    hold, remember the refusal and stop the worker with exit code 2 (its pool process
-    refuses the task itself, see the task). A run found once is not looked up again."""
+    hold, remember the refusal, tell ``grade`` (``refusal_queue``) and stop the worker with
+    exit code 2 (its pool process refuses the task itself, see the task). A run found once
+    is not looked up again."""
     from celery.signals import task_received
     from celery.worker import state
 
@@ -159,9 +170,22 @@ def watch_gradebook(db_url: str) -> None:
         if refusal is None:
             held.add((plan.run_id, plan.run_token))
             return
+        with contextlib.suppress(Exception):  # dropped here too: a prefetched one as well
+            request.reject(requeue=False)
         if not _refused:
             _refused.append(refusal)
+            _tell_grade(app, str(args[0]), refusal)
         state.should_stop = 2
+
+
+def _tell_grade(app: Any, run: str, refusal: UsageError) -> None:
+    """Best effort: ``grade`` names both gradebooks too (else it finds no worker, and says so)."""
+    queue = refusal_queue(run)
+    said = {**refusal.params, "worker": f"{socket.gethostname()}:{os.getpid()}"}
+    with contextlib.suppress(Exception), app.connection_for_write() as connection:
+        connection.Producer().publish(
+            said, routing_key=queue.routing_key, declare=[queue], serializer="json"
+        )
 
 
 def refusal() -> UsageError | None:

@@ -4,8 +4,9 @@ grades (and so writes) anything for a task.
 ``grade`` records its run in its gradebook with a random token (the run's description) and
 sends the run's id and token, and its gradebook's URL, with every task. A worker started
 with another ``--db`` finds no such run in its own gradebook, or another run under that id:
-it refuses the task, naming both gradebooks, puts the message back for a worker on the
-right gradebook, and stops (``grader worker`` exits 2, saying what to do).
+it refuses the task (dropped, not put back: the run is over), tells ``grade`` through the
+broker (``celery_app.refusal_queue``), which names both gradebooks and takes its run's other
+tasks back, and stops (``grader worker`` exits 2, naming both too).
 """
 
 from __future__ import annotations

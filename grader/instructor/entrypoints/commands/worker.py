@@ -2,8 +2,8 @@
 the students ``grader grade --broker URL`` queues, into the same gradebook.
 
 exit codes: 0 stopped; 2 an unreachable broker or gradebook, no isolating sandbox, or a
-task of a ``grade`` run on another gradebook (refused before anything was written, put
-back on the queue; the message names both gradebooks)."""
+task of a ``grade`` run on another gradebook (refused before anything was written; the
+message names both gradebooks, and ``grade`` hears of it and stops its run)."""
 
 from __future__ import annotations
 
@@ -54,7 +54,7 @@ def run(args: argparse.Namespace, lang: str, as_json: bool) -> int:
     check_broker(app, args.broker)
     preload()  # the pool processes fork from this one, warm
     concurrency = args.concurrency or default_jobs()
-    watch_gradebook(db_url)
+    watch_gradebook(app, db_url)
     with contextlib.suppress(SystemExit):  # Celery's own exit: a refusal is said below
         app.worker_main(
             [
