@@ -934,6 +934,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "请用 --until TIME 给出新的截止时间（ISO 8601，例如 2026-12-09T23:59）。",
         "en": "Give the new due time with --until TIME (ISO 8601, e.g. 2026-12-09T23:59).",
     },
+    "error.worker_other_gradebook": {
+        "zh": "这个 worker 写入的成绩册是 {worker_db}，但 grade 的第 {run_id} 次运行记录在 {grade_db}：它们不是同一个成绩册。worker 拒绝了该任务（没有写入任何内容），已告知 grade（它会撤回本次运行的任务）并停止。请用与 grade 相同的 --db 重新启动 worker。",
+        "en": "This worker writes into the gradebook {worker_db}, but grade's run {run_id} is recorded in {grade_db}: they are not the same gradebook. The worker refused the task (nothing was written), told grade (which takes its run's tasks back) and stopped. Start the worker again with the same --db as grade.",
+    },
+    "error.grade_worker_other_gradebook": {
+        "zh": "worker {worker} 写入的成绩册是 {worker_db}，而不是本次 grade 的 {grade_db}：它拒绝了任务（没有写入任何内容）并已停止。本次运行未完成的任务已撤回。请用与 grade 相同的 --db 启动 worker，再运行一次 grade：已记录的结果都会保留。",
+        "en": "The worker {worker} writes into the gradebook {worker_db}, not this grade's {grade_db}: it refused the tasks (nothing was written) and stopped. This run's unanswered tasks were taken back. Start workers with the same --db as grade, then run grade again: what is recorded stays.",
+    },
     "error.extend_before_due": {
         "zh": "--until {until} 早于 {exercise} 的截止时间（{due}）：延期只能把截止时间往后推，否则按时交的作业会变成迟交。没有记录任何内容；请给出晚于 {due} 的时间。",
         "en": "--until {until} is before the due time of {exercise} ({due}): an extension only moves a due time later, or work handed in on time would become late. Nothing was recorded; give a time after {due}.",

@@ -3,6 +3,7 @@ gradebook (not a result backend) for the students the workers finished."""
 
 from __future__ import annotations
 
+import contextlib
 import time
 import uuid
 from collections.abc import Callable, Sequence
@@ -67,45 +68,81 @@ def grade_distributed(
     app = create_batch_app(broker)
     check_broker(app, broker)
     run_id = str(uuid.uuid4())
-    task_ids: dict[str, str] = {}
-    for source in students:
-        sent = app.send_task(
-            TASK_NAME,
-            args=[run_id, source.student, str(source.path), source.kind, plan.to_json()],
-            kwargs={"published": time.time()},
-            queue=QUEUE,
-        )
-        task_ids[source.student] = sent.id
-    note("batch.queued", {"count": len(students), "url": shown_url(broker), "run_id": run_id})
-    outcomes: dict[str, StudentOutcome] = {}
-    last_progress = started = time.monotonic()
-    warned = False
-    with Gradebook(db_url) as book:
-        while len(outcomes) < len(students) and not stop.requested:
-            if _collect(book, run_id, outcomes, on_done):
-                last_progress = time.monotonic()
-            if len(outcomes) == len(students):
-                break
-            now = time.monotonic()
-            if not warned and not outcomes and now - started > WORKER_CHECK_SECONDS:
-                warned = True
-                if not workers_answering(app):
-                    note("batch.waiting_workers", {"url": shown_url(broker)})
-            if now - last_progress > wait_timeout:
-                _abandon_rest(app, run_id, task_ids, outcomes, note, "batch.revoked")
-                raise UsageError(
-                    "error.no_worker",
-                    url=shown_url(broker),
-                    seconds=round(wait_timeout),
-                    done=len(outcomes),
-                    total=len(students),
-                    workers=workers_answering(app),
-                )
-            time.sleep(POLL_SECONDS)
-        if len(outcomes) < len(students):  # stopped: what finished meanwhile still counts
-            _collect(book, run_id, outcomes, on_done)
-            _abandon_rest(app, run_id, task_ids, outcomes, note, "batch.revoked_on_stop")
+    inbox = _Inbox(app, run_id)  # before any student is queued: no refusal is missed
+    try:
+        task_ids: dict[str, str] = {}
+        for source in students:
+            sent = app.send_task(
+                TASK_NAME,
+                args=[run_id, source.student, str(source.path), source.kind, plan.to_json()],
+                kwargs={"published": time.time()},
+                queue=QUEUE,
+            )
+            task_ids[source.student] = sent.id
+        note("batch.queued", {"count": len(students), "url": shown_url(broker), "run_id": run_id})
+        outcomes: dict[str, StudentOutcome] = {}
+        last_progress = started = time.monotonic()
+        warned = False
+        with Gradebook(db_url) as book:
+            while len(outcomes) < len(students) and not stop.requested:
+                if _collect(book, run_id, outcomes, on_done):
+                    last_progress = time.monotonic()
+                if len(outcomes) == len(students):
+                    break
+                now = time.monotonic()
+                if not warned and not outcomes and now - started > WORKER_CHECK_SECONDS:
+                    warned = True
+                    if not workers_answering(app):
+                        note("batch.waiting_workers", {"url": shown_url(broker)})
+                refused = inbox.refused()
+                if refused is not None:  # a worker on another gradebook: it wrote nothing
+                    _abandon_rest(app, run_id, task_ids, outcomes, note, "batch.revoked")
+                    raise refused
+                if now - last_progress > wait_timeout:
+                    _abandon_rest(app, run_id, task_ids, outcomes, note, "batch.revoked")
+                    raise UsageError(
+                        "error.no_worker",
+                        url=shown_url(broker),
+                        seconds=round(wait_timeout),
+                        done=len(outcomes),
+                        total=len(students),
+                        workers=workers_answering(app),
+                    )
+                time.sleep(POLL_SECONDS)
+            if len(outcomes) < len(students):  # stopped: what finished meanwhile still counts
+                _collect(book, run_id, outcomes, on_done)
+                _abandon_rest(app, run_id, task_ids, outcomes, note, "batch.revoked_on_stop")
+    finally:
+        inbox.close()
     return [outcomes[source.student] for source in students if source.student in outcomes]
+
+
+class _Inbox:
+    """Where a worker on another gradebook says it refused this run (``refusal_queue``)."""
+
+    def __init__(self, app: Any, run: str) -> None:
+        from grader.instructor.batch.celery_app import refusal_queue
+
+        self._connection = app.connection_for_write()
+        self._queue = refusal_queue(run)(self._connection.default_channel)
+        self._queue.declare()
+
+    def refused(self) -> UsageError | None:
+        message = self._queue.get(no_ack=True)
+        if message is None:
+            return None
+        said = dict(message.payload)
+        return UsageError(
+            "error.grade_worker_other_gradebook",
+            worker=str(said.get("worker", "?")),
+            worker_db=str(said.get("worker_db", "?")),
+            grade_db=str(said.get("grade_db", "?")),
+        )
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self._queue.delete()
+        self._connection.release()
 
 
 def _collect(

@@ -28,6 +28,12 @@ class BatchPlan:
     hide: tuple[str, ...]
     #: The gradebook's ``runs`` row of this run (what ``gradebook undo-run`` removes).
     run_id: int | None = None
+    #: The random token that row's description holds: with ``run_id``, the identity of the
+    #: gradebook ``grade`` was given, which a Celery worker checks against its own
+    #: (``batch.identity``).
+    run_token: str | None = None
+    #: That gradebook's URL as ``grade`` names it (no password), for the refusal's message.
+    gradebook: str | None = None
 
     def fingerprint(self, exercise_id: str) -> str:
         return dict(self.fingerprints)[exercise_id]
@@ -43,6 +49,8 @@ class BatchPlan:
             weak=bool(data["weak"]),
             hide=tuple(str(p) for p in data["hide"]),
             run_id=None if data.get("run_id") is None else int(data["run_id"]),
+            run_token=None if data.get("run_token") is None else str(data["run_token"]),
+            gradebook=None if data.get("gradebook") is None else str(data["gradebook"]),
         )
 
 

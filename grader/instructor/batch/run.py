@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import shutil
 import time
+import uuid
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
@@ -143,7 +144,8 @@ def grade_class(
         if weak:
             note("batch.weak_isolation_note", {})
         scratch = scratch_folder()
-        description = {"submissions": str(folder), "exercises": list(exercises)}
+        token = uuid.uuid4().hex  # with run_id, what a worker checks its gradebook by
+        description = {"submissions": str(folder), "exercises": list(exercises), "token": token}
         run_id = start_run(book, description)
         book.run_id = run_id
         try:
@@ -159,6 +161,8 @@ def grade_class(
                 weak=weak,
                 hide=hidden_for(folder, scratch, book),
                 run_id=run_id,
+                run_token=token,
+                gradebook=book.url.render_as_string(hide_password=True),
             )
             db_url = book.url.render_as_string(hide_password=False)
             with stop_on_signals() as stop:

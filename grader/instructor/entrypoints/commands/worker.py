@@ -1,9 +1,14 @@
 """``grader worker --broker URL --db URL [--concurrency N]``: a Celery worker that grades
-the students ``grader grade --broker URL`` queues, into the same gradebook."""
+the students ``grader grade --broker URL`` queues, into the same gradebook.
+
+exit codes: 0 stopped; 2 an unreachable broker or gradebook, no isolating sandbox, or a
+task of a ``grade`` run on another gradebook (refused before anything was written; the
+message names both gradebooks, and ``grade`` hears of it and stops its run)."""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 
 from grader.errors import EXIT_PASSED, UsageError
@@ -28,7 +33,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace, lang: str, as_json: bool) -> int:
-    from grader.instructor.batch.celery_app import QUEUE, create_batch_app
+    from grader.instructor.batch.celery_app import (
+        QUEUE,
+        create_batch_app,
+        refusal,
+        watch_gradebook,
+    )
     from grader.instructor.batch.distributed import check_broker
     from grader.instructor.batch.pool import preload
     from grader.instructor.batch.run import OFFICIAL, default_jobs
@@ -44,16 +54,21 @@ def run(args: argparse.Namespace, lang: str, as_json: bool) -> int:
     check_broker(app, args.broker)
     preload()  # the pool processes fork from this one, warm
     concurrency = args.concurrency or default_jobs()
-    app.worker_main(
-        [
-            "worker",
-            f"--concurrency={concurrency}",
-            "--pool=prefork",
-            "--loglevel=WARNING",
-            f"--queues={QUEUE}",
-            f"--hostname=grader{os.getpid()}@%h",
-            "--without-gossip",
-            "--without-mingle",
-        ]
-    )
+    watch_gradebook(app, db_url)
+    with contextlib.suppress(SystemExit):  # Celery's own exit: a refusal is said below
+        app.worker_main(
+            [
+                "worker",
+                f"--concurrency={concurrency}",
+                "--pool=prefork",
+                "--loglevel=WARNING",
+                f"--queues={QUEUE}",
+                f"--hostname=grader{os.getpid()}@%h",
+                "--without-gossip",
+                "--without-mingle",
+            ]
+        )
+    refused = refusal()
+    if refused is not None:
+        raise refused
     return EXIT_PASSED
