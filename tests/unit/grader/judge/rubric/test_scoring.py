@@ -21,8 +21,11 @@ def _status(text: str, concept: str) -> str:
 
 def test_a_denied_concept_is_not_counted() -> None:
     assert _status("PostgreSQL 上后来的 INSERT 会阻塞等待对方提交。", "postgresql_loser") == "found"
+    assert _status("先 SELECT 再 INSERT 不会有竞态。", "select_then_insert_races") == "negated"
+    # "does not wait" is the wrong claim about PostgreSQL (issue 31): a contradiction.
     assert (
-        _status("PostgreSQL 上后来的 INSERT 不会等待，直接成功。", "postgresql_loser") == "negated"
+        _status("PostgreSQL 上后来的 INSERT 不会等待，直接成功。", "postgresql_loser")
+        == "contradicted"
     )
 
 
