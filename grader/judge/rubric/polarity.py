@@ -54,6 +54,7 @@ _EVENT = (
     r"\bbut (no|not really|it (does not|doesn't|will not|won't|cannot|can't))\b"
 )
 _DENIAL = re.compile(f"(?P<judged>{_JUDGED})|(?P<event>{_EVENT})", re.IGNORECASE)
+_CONSEQUENCE = re.compile(r"就|便")
 #: A denial that comes first: "It is a myth that X", "说 X 是不对的" reads after.
 _DENIED_NEXT = re.compile(
     r"\b(it is|it's) (a myth|false|not true|untrue|wrong|a misconception) that\b|"
@@ -156,9 +157,15 @@ def read(
         if denial["event"]:
             # The condition must be in the denial's own sentence ("If …, X. That cannot
             # happen." still denies X).
+            # After a condition ("If …, X cannot happen", "……放进同一个事务，这两种问题就不会
+            # 发生了") it denies only its own clause, the consequence: never the condition.
             ends = [m.end() for m in _SENTENCE_END.finditer(text, begin, denial.start())]
-            if _CONDITION.search(text, ends[-1] if ends else begin, denial.start()):
-                continue
+            sentence = ends[-1] if ends else begin
+            if _CONDITION.search(text, sentence, denial.start()) or _CONSEQUENCE.search(
+                text, max(begin, denial.start() - 3), denial.start()
+            ):
+                breaks = [m.end() for m in _CLAUSE.finditer(text, sentence, denial.start())]
+                begin = breaks[-1] if breaks else denial.start()
         words.append(denial.span())
         found.append(Region(begin, denial.start(), "denied"))
     for denial in _DENIED_NEXT.finditer(text):

@@ -23,6 +23,7 @@ def _kind(text: str, claim: str, following: str = "") -> str | None:
         ("只在调用 retry 的分支里去重是不够的。", "只在调用 retry 的分支里去重"),
         ("A crash between the two commits is harmless.", "crash between"),
         ("One transaction is unnecessary.", "One transaction"),
+        ("With one transaction, a lost notification cannot happen.", "a lost notification"),
         ("The loser waits, but that is false.", "The loser waits"),
         ("It is a myth that the loser waits: it fails.", "the loser waits"),
     ],
@@ -70,6 +71,7 @@ def test_a_claim_put_in_others_mouths_is_attributed(text: str, claim: str) -> No
         ("先 SELECT 有竞态，不会出现只有一个成功的情况。", "先 SELECT 有竞态", ""),
         # The consequence of a fix.
         ("如果放进同一个事务，就不会发生了。", "同一个事务", ""),
+        ("放进同一个事务，这两种问题就都不会发生了。", "同一个事务", ""),
         ("With one transaction, a lost notification cannot happen.", "one transaction", ""),
         # A next sentence that states something of its own.
         ("先 SELECT 再 INSERT 有竞态。", "有竞态", "用唯一约束就不会发生这种问题。"),
