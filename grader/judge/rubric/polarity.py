@@ -68,7 +68,7 @@ _CONDITION = re.compile(
 _ATTRIBUTION = re.compile(
     r"有人(说|讲|认为|以为|觉得|担心|怀疑|声称|提到)|有些人|很多人(以为|认为|觉得)|常有人说|"
     r"据说|听说|网上说|文章(里)?说|"
-    r"\b(people|some|many|others|someone|somebody|they)( people)? (say|said|think|believe|claim"
+    r"\b(people|some|many|others|someone|somebody)( people)? (say|said|think|believe|claim"
     r"|assume|worry|argue|fear|suggest)s?\b|\bit is (often |commonly )?(said|believed|claimed)\b|"
     r"\b(one|you) (might|may|could) think\b|\bmight seem\b|\bit may seem\b"
     r"|\ba common (belief|myth)\b",
@@ -76,7 +76,7 @@ _ATTRIBUTION = re.compile(
 )
 #: Where an attributed claim ends and the student speaks again.
 _TURN = re.compile(
-    r"但是|但|可是|然而|不过|其实|实际上|事实上|\b(but|however|actually|in fact|yet)\b",
+    r"但是|但|可是|然而|不过|其实|实际上|事实上|\b(but|however|actually|in fact)\b",
     re.IGNORECASE,
 )
 _ENDORSE = re.compile(

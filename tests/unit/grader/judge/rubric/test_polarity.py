@@ -50,6 +50,10 @@ def test_a_denial_opening_the_next_sentence_denies(text: str, claim: str, follow
         ("有人担心会丢通知，但是我觉得说得有道理。", "会丢通知"),
         ("People say the broker redelivers it.", "the broker redelivers"),
         ("Some think the loser waits.", "the loser waits"),
+        (
+            "Some think it is redelivered as it is not yet acked.",
+            "redelivered as it is not yet acked",
+        ),
     ],
 )
 def test_a_claim_put_in_others_mouths_is_attributed(text: str, claim: str) -> None:
@@ -75,6 +79,8 @@ def test_a_claim_put_in_others_mouths_is_attributed(text: str, claim: str) -> No
         ("With one transaction, a lost notification cannot happen.", "one transaction", ""),
         # A next sentence that states something of its own.
         ("先 SELECT 再 INSERT 有竞态。", "有竞态", "用唯一约束就不会发生这种问题。"),
+        # "they" are the workers, not other people.
+        ("Both check and they think there is no receipt.", "there is no receipt", ""),
         # Endorsed.
         ("有人说 broker 会重投，这是对的。", "broker 会重投", ""),
     ],
