@@ -4,7 +4,8 @@ A sentence is *stuffed* (its terms count for nothing) when it holds at least two
 terms and
 
 - it is a fragment: not one connecting word (a verb, auxiliary, particle or conjunction,
-  zh or en) outside the rubric terms;
+  zh or en, or an arrow: "late ACK → 还没 ack" is a note of cause and effect) outside the
+  rubric terms;
 - or it is a list: rubric terms make up more than ``MAX_COVERAGE`` of its words, and most
   of the gaps between them are bare (spaces and commas: "重投 已存在 跳过, duplicate"); a
   terse sentence is mostly rubric words too, but they are joined by words or written
@@ -31,6 +32,7 @@ _ZH_CONNECTORS = re.compile(
     "该得已发写做看查拿等变造导使去来成说想知道决保需必应可靠]"
 )
 _EN_WORD = re.compile(r"[a-z']{1,20}", re.I)
+_ARROW = re.compile(r"->|=>|[→⇒⟶]")
 _TOKEN = re.compile(r"[A-Za-z0-9_]{1,40}|[^\x00-\x7f]")
 _EN_CONNECTORS = frozenset((
     "the", "a", "an", "is", "are", "was", "were", "be", "been", "being", "will", "would",
@@ -82,6 +84,8 @@ def has_connector(sentence: str, spans: Sequence[tuple[int, int]]) -> bool:
         if end - start <= KEYWORD:
             covered[start:end] = b"\x01" * (end - start)
     if any(not covered[found.start()] for found in _ZH_CONNECTORS.finditer(sentence)):
+        return True
+    if any(not covered[found.start()] for found in _ARROW.finditer(sentence)):
         return True
     return any(
         not covered[found.start()] and found.group().lower() in _EN_CONNECTORS
