@@ -265,9 +265,14 @@ def test_plain_words_two_sentences_and_arrows_score_what_a_human_gives(path: Pat
     assert result.score == spec(exercise).max_score, [(c.name, c.status) for c in result.concepts]
 
 
+_ANSWER = re.compile(r"^\*\*(EX-\d\d-\d\d)", re.MULTILINE)
+_NEXT = re.compile(r"^(\*\*EX-|#{1,6} )", re.MULTILINE)
+
+
 def model_answers() -> list[tuple[str, str, str]]:
-    """(where, exercise, text): solutions/EX-*-02/answer.md and every lesson cell that
-    prints a prose exercise's answer (a markdown cell opening with ``**EX-..-02``)."""
+    """(where, exercise, text): solutions/EX-*-02/answer.md and every answer a lesson prints
+    to a prose exercise (in a markdown cell, a paragraph opening with ``**EX-..-02``, up to
+    the next such paragraph or heading)."""
     found = [
         (
             f"solutions/{exercise}",
@@ -280,9 +285,13 @@ def model_answers() -> list[tuple[str, str, str]]:
         cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
         for index, cell in enumerate(cells):
             text = "".join(cell["source"])
-            opened = re.match(r"\*\*(EX-\d\d-\d\d)", text)
-            if cell["cell_type"] == "markdown" and opened and opened[1] in PROSE:
-                found.append((f"{notebook.name}#{index}", opened[1], text))
+            if cell["cell_type"] != "markdown":
+                continue
+            for opened in _ANSWER.finditer(text):
+                if opened[1] in PROSE:
+                    end = _NEXT.search(text, opened.end())
+                    answer = text[opened.start() : end.start() if end else len(text)]
+                    found.append((f"{notebook.name}#{index}", opened[1], answer))
     return found
 
 
@@ -291,7 +300,7 @@ def test_the_lessons_print_a_model_answer() -> None:
 
 
 @pytest.mark.parametrize(
-    ("where", "exercise", "text"), model_answers(), ids=lambda v: v if "/" in v or "#" in v else ""
+    ("where", "exercise", "text"), [pytest.param(*a, id=a[0]) for a in model_answers()]
 )
 def test_every_model_answer_scores_full_marks(where: str, exercise: str, text: str) -> None:
     result = score(exercise, text)
