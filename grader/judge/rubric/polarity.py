@@ -24,6 +24,7 @@ sentences and the first clause of a third (``text.MAX_SENTENCE`` each).
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -138,34 +139,40 @@ def read(
     where rubric terms matched in each."""
     found: list[Region] = []
     words: list[tuple[int, int]] = []
-    markers = list(_ATTRIBUTION.finditer(text))
-    for marker in markers:
-        words.append(marker.span())
-        turn = _TURN.search(text, marker.end())
-        end = turn.start() if turn else len(text)
-        if not _ENDORSE.search(text, marker.end()):
-            found.append(Region(marker.end(), end, "attributed"))
+    # One pass per pattern (then bisect), so the work stays linear in the text.
+    markers = [m.end() for m in _ATTRIBUTION.finditer(text)]
+    turns = [m.start() for m in _TURN.finditer(text)]
+    endorsed = max((m.start() for m in _ENDORSE.finditer(text)), default=-1)
+    for end_of_marker in markers:
+        turn = bisect.bisect_left(turns, end_of_marker)
+        end = turns[turn] if turn < len(turns) else len(text)
+        if endorsed < end_of_marker:
+            found.append(Region(end_of_marker, end, "attributed"))
+    words.extend(m.span() for m in _ATTRIBUTION.finditer(text))
+    ends = [m.end() for m in _SENTENCE_END.finditer(text)]
+    breaks = [m.end() for m in _CLAUSE.finditer(text)]
 
     def scope(position: int) -> int:
-        before = [m.end() for m in markers if m.end() <= position]
-        return before[-1] if before else 0
+        before = bisect.bisect_right(markers, position)
+        return markers[before - 1] if before else 0
 
     for denial in _DENIAL.finditer(text):
         if _covered(denial.start(), denial.end(), terms):
             continue
         begin = scope(denial.start())
         if denial["event"]:
-            # The condition must be in the denial's own sentence ("If …, X. That cannot
-            # happen." still denies X).
-            # After a condition ("If …, X cannot happen", "……放进同一个事务，这两种问题就不会
-            # 发生了") it denies only its own clause, the consequence: never the condition.
-            ends = [m.end() for m in _SENTENCE_END.finditer(text, begin, denial.start())]
-            sentence = ends[-1] if ends else begin
+            # After a condition ("If …, X cannot happen", "……放进同一个事务，这两种问题
+            # 就不会发生了") it denies only its own clause, the consequence, never the
+            # condition; the condition must stand in the denial's own sentence ("If …, X.
+            # That cannot happen." still denies X).
+            before = bisect.bisect_right(ends, denial.start())
+            sentence = max(begin, ends[before - 1]) if before else begin
             if _CONDITION.search(text, sentence, denial.start()) or _CONSEQUENCE.search(
                 text, max(begin, denial.start() - 3), denial.start()
             ):
-                breaks = [m.end() for m in _CLAUSE.finditer(text, sentence, denial.start())]
-                begin = breaks[-1] if breaks else denial.start()
+                before = bisect.bisect_right(breaks, denial.start())
+                last = breaks[before - 1] if before else -1
+                begin = last if last >= sentence else denial.start()
         words.append(denial.span())
         found.append(Region(begin, denial.start(), "denied"))
     for denial in _DENIED_NEXT.finditer(text):
