@@ -24,6 +24,10 @@ ATTACKS = {
     "crash-between": "crash between ",
     "ack-zh": "未ack之前重投，",
     "stop": "。",
+    # The polarity reader: markers and denials everywhere (issue 31).
+    "attributed": "有人说重投，",
+    "denied-next": "重投。这种情况其实不会发生。",
+    "myth-en": "It is a myth that the loser waits: ",
 }
 SIZES = {"10KB": 10 * 1024, "100KB": 100 * 1024, "2MiB": 2 * 1024 * 1024}
 
