@@ -1,7 +1,8 @@
 """How long prose scoring takes on adversarial answers (target: a 2 MiB answer < 1 s).
 
 Run: .venv/bin/python benchmarks/bench_rubric.py
-Prints one line per (exercise, attack, size): seconds, provisional score, engine.
+Prints one line per (exercise, attack, size): wall seconds, CPU seconds (the figure to
+compare between two runs on a shared machine), provisional score, engine.
 The old rubric backtracked: EX-12-02's "crash…between" took 58 s on 10 KB.
 """
 
@@ -23,6 +24,10 @@ ATTACKS = {
     "crash-between": "crash between ",
     "ack-zh": "未ack之前重投，",
     "stop": "。",
+    # The polarity reader: markers and denials everywhere (issue 31).
+    "attributed": "有人说重投，",
+    "denied-next": "重投。这种情况其实不会发生。",
+    "myth-en": "It is a myth that the loser waits: ",
 }
 SIZES = {"10KB": 10 * 1024, "100KB": 100 * 1024, "2MiB": 2 * 1024 * 1024}
 
@@ -38,12 +43,13 @@ def main() -> None:
         for attack, unit in ATTACKS.items():
             for label, size in SIZES.items():
                 text = (unit * (size // len(unit) + 1))[:size]
-                start = time.perf_counter()
+                start, cpu = time.perf_counter(), time.process_time()
                 result = score_answer(spec, text, template, statement=statement)
                 seconds = time.perf_counter() - start
+                cpu = time.process_time() - cpu
                 worst = max(worst, seconds)
                 print(
-                    f"{exercise_id} {attack:14} {label:6} {seconds:7.3f} s  "
+                    f"{exercise_id} {attack:14} {label:6} {seconds:7.3f} s  cpu {cpu:7.3f} s  "
                     f"score {result.score:g}/{spec.max_score:g}  capped={result.capped} "
                     f"timed_out={result.timed_out}"
                 )

@@ -366,6 +366,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "评分规则认为这句话说的是这个要点的反面（{section}），不计分：“{sentence}”。请助教确认。",
         "en": 'The rubric reads this sentence as stating the opposite of this point ({section}), so it earns nothing: "{sentence}". The instructor should check.',
     },
+    "concept.denied": {
+        "zh": "评分规则读到回答否定了这个要点（“不会发生”“是误解”“a myth” …）（{section}），不计分：“{sentence}”。请助教确认。",
+        "en": 'The rubric reads this point as denied by the answer ("cannot happen", "a myth", "不会发生" …) ({section}), so it earns nothing: "{sentence}". The instructor should check.',
+    },
+    "concept.attributed": {
+        "zh": "评分规则读到这个要点是借别人之口说的（“有人说”“有人担心”“people say” …）（{section}），不计分：“{sentence}”。请助教确认。",
+        "en": 'The rubric reads this point as attributed to others ("people say", "some think", "有人说" …) ({section}), so it earns nothing: "{sentence}". The instructor should check.',
+    },
     "concept.stuffed": {
         "zh": "评分规则只在关键词罗列或重复的句子里找到这个要点的词，没有找到解释它的句子（{section}）。",
         "en": "The rubric found the words of this point only in a keyword list or a repeated sentence, not in a sentence that explains it ({section}).",

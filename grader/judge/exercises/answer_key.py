@@ -30,9 +30,13 @@ The file (format 1; the example is made up, the real keys are not in the student
     # Alternatives that state the opposite claim: a sentence matching one contradicts it.
     contradicts = [['tea|茶', 'cold${GAP}water|冷水']]
 
-Claims by polarity: a concept's ``contradicts`` are written like its ``alternatives``; a
-sentence that states one of them (not negated) earns no credit and is shown to the reviewer
-as "contradicts: ...". ``[synonyms]`` is the bilingual word table of plain-word paraphrases
+Claims by polarity: a concept's ``contradicts`` are claims (the opposite one, "the loser
+does not wait"), not phrasings, written like its ``alternatives``; a sentence that states
+one of them as the student's own (not negated, denied or attributed: see
+``grader.judge.rubric.polarity``) earns no credit and is shown to the reviewer as
+"contradicts: ...". Alternatives and contradictions alike are claims, so a student who
+denies or attributes one ("有人说 X，这是误解") neither states nor contradicts it; an
+alternative may hold the denied opposite on purpose ("只在 retry 分支里去重是不够的"). ``[synonyms]`` is the bilingual word table of plain-word paraphrases
 of a technical term, each usable as ``${NAME}`` like a fragment::
 
     [synonyms]                  # each list needs a Chinese and an English (ASCII) word

@@ -1,11 +1,14 @@
 """Provisional scoring of prose answers: which rubric concepts does the answer state?
 
 The score is provisional (status ``needs_review``): rules find a concept that a sentence
-asserts, per section of the answer template, ignoring denied mentions and keyword lists;
-they cannot tell whether the reasoning is right. An instructor decides.
+(or two adjacent ones) asserts as the student's own, per section of the answer template,
+ignoring negated, denied and attributed claims and keyword lists; they cannot tell whether
+the reasoning is right. An instructor decides, seeing the sentence behind each mark
+(``ConceptResult.sentence``; the check's ``evidence``).
 
-Modules: ``text`` (cap, template, sections, sentences), ``patterns`` (bounded terms, re2
-or re), ``negation``, ``stuffing``, ``scoring`` (the result data), ``checks`` (report checks).
+Modules: ``text`` (cap, template, sections, paragraphs, sentences), ``patterns`` (bounded
+terms, re2 or re), ``negation``, ``polarity`` (denied, attributed), ``stuffing``,
+``copied``, ``scoring`` (the result data), ``checks`` (report checks).
 """
 
 from __future__ import annotations

@@ -30,9 +30,9 @@ def concept_check(exercise: ProseExercise, concept: ConceptResult) -> CheckResul
     if concept.status == "found":
         found = msg("concept.found", section=where)
         return CheckResult(name, True, concept.points, found, None, concept.points, decided, label)
-    if concept.status == "contradicted":
+    if concept.status in ("contradicted", "denied", "attributed"):
         message = msg(
-            "concept.contradicted", concept=described, section=where, sentence=concept.sentence
+            f"concept.{concept.status}", concept=described, section=where, sentence=concept.sentence
         )
     else:
         message = msg(f"concept.{concept.status}", concept=described, section=where)

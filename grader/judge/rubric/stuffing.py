@@ -4,8 +4,12 @@ A sentence is *stuffed* (its terms count for nothing) when it holds at least two
 terms and
 
 - it is a fragment: not one connecting word (a verb, auxiliary, particle or conjunction,
-  zh or en) outside the rubric terms;
-- or it is a list: rubric terms make up more than ``MAX_COVERAGE`` of its words;
+  zh or en, or an arrow: "late ACK → 还没 ack" is a note of cause and effect) outside the
+  rubric terms;
+- or it is a list: rubric terms make up more than ``MAX_COVERAGE`` of its words, and most
+  of the gaps between them are bare (spaces and commas: "重投 已存在 跳过, duplicate"); a
+  terse sentence is mostly rubric words too, but they are joined by words or written
+  together ("中间崩溃会丢通知");
 - or it reaches concepts of ``MAX_SECTIONS`` or more different template sections at once;
 - or it is a chant: fewer than ``MIN_VARIETY`` of its words are distinct;
 - or the same sentence stands in two or more sections (pasted under every heading), or
@@ -14,6 +18,7 @@ terms and
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable, Sequence
 
@@ -24,9 +29,10 @@ MIN_WORDS_FOR_VARIETY = 12
 
 _ZH_CONNECTORS = re.compile(
     "[的了是会就把被在时后而但都也还又再才让给对从到由这那它要能用和与并即于以为着过将因所如若则"
-    "该得已发写做看查拿等变造导使去来成说想知道]"
+    "该得已发写做看查拿等变造导使去来成说想知道决保需必应可靠]"
 )
 _EN_WORD = re.compile(r"[a-z']{1,20}", re.I)
+_ARROW = re.compile(r"->|=>|[→⇒⟶]")
 _TOKEN = re.compile(r"[A-Za-z0-9_]{1,40}|[^\x00-\x7f]")
 _EN_CONNECTORS = frozenset((
     "the", "a", "an", "is", "are", "was", "were", "be", "been", "being", "will", "would",
@@ -67,11 +73,19 @@ def coverage(sentence: str, spans: Sequence[tuple[int, int]]) -> float:
     return sum(covered[index] for index in starts) / len(starts)
 
 
+#: A term match up to this long is a keyword; a connecting word inside a longer one (in the
+#: gap of "broker${GAP}重投": "broker 的重投") still connects.
+KEYWORD = 6
+
+
 def has_connector(sentence: str, spans: Sequence[tuple[int, int]]) -> bool:
     covered = bytearray(len(sentence))
     for start, end in spans:
-        covered[start:end] = b"\x01" * (end - start)
+        if end - start <= KEYWORD:
+            covered[start:end] = b"\x01" * (end - start)
     if any(not covered[found.start()] for found in _ZH_CONNECTORS.finditer(sentence)):
+        return True
+    if any(not covered[found.start()] for found in _ARROW.finditer(sentence)):
         return True
     return any(
         not covered[found.start()] and found.group().lower() in _EN_CONNECTORS
@@ -88,8 +102,27 @@ def stuffed(sentence: str, spans: Sequence[tuple[int, int]], sections_reached: i
         return True
     if chant(sentence):
         return True
-    spans = keyword_spans(spans)
-    return not has_connector(sentence, spans) or coverage(sentence, spans) > MAX_COVERAGE
+    keywords = keyword_spans(spans)
+    if not has_connector(sentence, keywords):
+        return True
+    return coverage(sentence, keywords) > MAX_COVERAGE and bare_gaps(sentence, spans) > 0.5
+
+
+_BARE = re.compile(r"[\s,，、;；:：/|+&]{1,40}")
+
+
+def bare_gaps(sentence: str, spans: Sequence[tuple[int, int]]) -> float:
+    """Share of the gaps between consecutive rubric terms holding only spaces and commas."""
+    merged: list[list[int]] = []
+    for start, end in sorted(spans):
+        if merged and start <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], end)
+        else:
+            merged.append([start, end])
+    gaps = [sentence[a[1] : b[0]] for a, b in itertools.pairwise(merged)]
+    if not gaps:
+        return 0.0
+    return sum(1 for gap in gaps if _BARE.fullmatch(gap)) / len(gaps)
 
 
 def chant(sentence: str) -> bool:

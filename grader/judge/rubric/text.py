@@ -39,6 +39,9 @@ class Sentence:
     #: The template section it is in ("" before the first recognised heading, or when the
     #: answer uses none of the template's headings).
     section: str
+    #: Its paragraph (a blank line or a heading starts the next; the bullets of one list
+    #: are one paragraph): a claim may span two adjacent sentences of one paragraph.
+    paragraph: int = 0
 
 
 @dataclass(frozen=True)
@@ -98,14 +101,18 @@ def read_answer(submitted: str, template: str, sections: tuple[Section, ...]) ->
     capped = len(submitted) > MAX_CHARS
     text = strip_comments(normalize(submitted[:MAX_CHARS]))
     drop = placeholders(normalize(template))
-    paragraphs: list[tuple[str, str]] = []  # (section, paragraph text)
+    paragraphs: list[tuple[str, str, int]] = []  # (section, text, paragraph number)
     current: list[str] = []
     section, sectioned, chars = "", False, 0
+    number = 0
 
-    def flush() -> None:
+    def flush(*, blank: bool = True) -> None:
+        nonlocal number
         if current:
-            paragraphs.append((section, " ".join(current)))
+            paragraphs.append((section, " ".join(current), number))
             current.clear()
+        if blank:
+            number += 1
 
     for raw in text.splitlines():
         line = raw.strip()
@@ -122,12 +129,14 @@ def read_answer(submitted: str, template: str, sections: tuple[Section, ...]) ->
             flush()
             continue
         if _BULLET.match(line):
-            flush()
+            flush(blank=False)
         chars += sum(1 for char in line if not char.isspace())
         current.append(line)
     flush()
     sentences = [
-        Sentence(piece, where) for where, paragraph in paragraphs for piece in split(paragraph)
+        Sentence(piece, where, number)
+        for where, paragraph, number in paragraphs
+        for piece in split(paragraph)
     ]
     capped = capped or len(sentences) > MAX_SENTENCES
     return Answer(tuple(sentences[:MAX_SENTENCES]), sectioned, capped, chars)

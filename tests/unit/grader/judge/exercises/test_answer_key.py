@@ -93,7 +93,7 @@ def test_an_edited_key_is_read_again(keys: Path) -> None:
         (('exercise = "EX-13-02"', 'exercise = "EX-12-02"'), "the file is EX-13-02's"),
         (("points = 1.0", "points = 0"), "positive number"),
         (("points = 1.0", "weight = 1.0"), "lacks ['points']"),
-        (('id = "sqlite_loser"', 'contradicts = [[]]\nid = "sqlite_loser"'), "at least one term"),
+        (("alternatives = [\n    ['${UNIQUE}'],", "alternatives = [\n    [],"), "at least one term"),
         (("UNIQUE = ['唯一约束', '唯一索引', '唯一键', '主键冲突', ", "UNIQUE = ["), "a Chinese word"),
         (("UNIQUE = [", "UNIQUE = 'unique|唯一' #"), "must be an array"),
         (("'sqlite',", "'${SQLITE}',"), "${SQLITE}, which no fragment above defines"),

@@ -21,8 +21,11 @@ def _status(text: str, concept: str) -> str:
 
 def test_a_denied_concept_is_not_counted() -> None:
     assert _status("PostgreSQL 上后来的 INSERT 会阻塞等待对方提交。", "postgresql_loser") == "found"
+    assert _status("先 SELECT 再 INSERT 不会有竞态。", "select_then_insert_races") == "negated"
+    # "does not wait" is the wrong claim about PostgreSQL (issue 31): a contradiction.
     assert (
-        _status("PostgreSQL 上后来的 INSERT 不会等待，直接成功。", "postgresql_loser") == "negated"
+        _status("PostgreSQL 上后来的 INSERT 不会等待，直接成功。", "postgresql_loser")
+        == "contradicted"
     )
 
 
@@ -73,3 +76,28 @@ def test_a_timed_out_scoring_is_reported_as_a_scope_note() -> None:
     scope = next(c for c in checks if c.name == "scope")
     assert scope.message.id == "prose.timed_out" and scope.max_points == 0
     assert {c.message.id for c in checks if c.name.startswith("concept:")} == {"concept.not_judged"}
+
+
+def test_a_claim_spans_two_adjacent_sentences_of_one_paragraph_only() -> None:
+    spec = get_exercise("EX-11-02")
+    assert isinstance(spec, ProseExercise)
+
+    def status(text: str) -> str:
+        result = score_answer(spec, text)
+        return next(c.status for c in result.concepts if c.name == "late_ack_redelivery")
+
+    first, second = "The worker dies before the ack is sent.", "The broker redelivers the message."
+    assert status(f"{first} {second}") == "found"
+    assert status(f"{first}\n{second}") == "found"  # one paragraph, hard-wrapped
+    assert status(f"- {first}\n- {second}") == "found"  # one list
+    assert status(f"{first}\n\n{second}") == "missing"  # two paragraphs
+    assert status(f"{first} It was a Monday. {second}") == "missing"  # not adjacent
+
+
+def test_the_evidence_of_a_two_sentence_claim_is_both_sentences() -> None:
+    spec = get_exercise("EX-11-02")
+    assert isinstance(spec, ProseExercise)
+    text = "The worker dies before the ack is sent. The broker redelivers the message."
+    result = score_answer(spec, text)
+    concept = next(c for c in result.concepts if c.name == "late_ack_redelivery")
+    assert concept.sentence == text

@@ -29,6 +29,12 @@ def test_a_sentence_that_explains_is_not_stuffing() -> None:
     )
 
 
+def test_an_arrow_note_is_not_stuffing() -> None:
+    assert not _stuffed("- 第二次执行 → receipt 已存在 → duplicate")
+    assert not _stuffed("- second run -> receipt already exists -> no-op")
+    assert _stuffed("- 第二次执行 receipt 已存在 duplicate")
+
+
 def test_one_sentence_reaching_three_sections_is_stuffing() -> None:
     assert _stuffed("broker 会重投，receipt 让它变成重复，retry 有 countdown。", sections=3)
 
