@@ -21,10 +21,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tests.support.db import counts, ready_engine
 from tests.support.services import postgres_unreachable, temporary_postgres_database
 from ticketflow.messaging.envelope import EventEnvelope
-from ticketflow.notifications.effects import (
-    SqlAlchemyEffectTransaction,
-    apply_notification_once,
-)
+from ticketflow.notifications.effects import apply_notification_once
+from ticketflow.notifications.unit_of_work import SqlAlchemyUnitOfWork
 
 
 def workload(events: int, duplicate_ratio: float, seed: int = 7) -> list[EventEnvelope]:
@@ -38,7 +36,7 @@ def workload(events: int, duplicate_ratio: float, seed: int = 7) -> list[EventEn
 
 def measure(url: str, stream: list[EventEnvelope]) -> tuple[float, int]:
     engine = ready_engine(url)
-    transaction = SqlAlchemyEffectTransaction(engine)
+    transaction = SqlAlchemyUnitOfWork(engine)
     for envelope in stream[:50]:  # warm the connection pool and statement caches
         apply_notification_once(EventEnvelope("warm-" + envelope.event_id, "w", {}), transaction)
     started = time.perf_counter()

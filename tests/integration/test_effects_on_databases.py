@@ -17,7 +17,8 @@ import pytest
 from tests.support.db import counts, ready_engine
 from tests.support.factories import make_envelope
 from ticketflow.db.engine import create_engine_from_url
-from ticketflow.notifications.effects import SqlAlchemyEffectTransaction, apply_notification_once
+from ticketflow.notifications.effects import apply_notification_once
+from ticketflow.notifications.unit_of_work import SqlAlchemyUnitOfWork
 
 RACERS = 8
 
@@ -34,7 +35,7 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
 
 def test_true_then_false_and_one_row_each(database_url: str) -> None:
     engine = ready_engine(database_url)
-    transaction = SqlAlchemyEffectTransaction(engine)
+    transaction = SqlAlchemyUnitOfWork(engine)
     envelope = make_envelope("evt-twice")
     try:
         assert [apply_notification_once(envelope, transaction) for _ in range(3)] == [
@@ -60,7 +61,7 @@ def test_racing_threads_apply_exactly_once(database_url: str) -> None:
     errors: list[BaseException] = []
 
     def deliver() -> None:
-        transaction = SqlAlchemyEffectTransaction(engine)
+        transaction = SqlAlchemyUnitOfWork(engine)
         barrier.wait()
         try:
             results.append(apply_notification_once(envelope, transaction))
@@ -88,7 +89,7 @@ def _deliver_in_process(
     results: multiprocessing.queues.Queue[object],
 ) -> None:
     engine = create_engine_from_url(url)
-    transaction = SqlAlchemyEffectTransaction(engine)
+    transaction = SqlAlchemyUnitOfWork(engine)
     barrier.wait()
     try:
         results.put(apply_notification_once(make_envelope(event_id), transaction))
