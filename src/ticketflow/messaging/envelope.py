@@ -18,6 +18,8 @@ from datetime import UTC, datetime
 from types import MappingProxyType
 from typing import NoReturn
 
+__all__ = ["SUPPORTED_SCHEMA_VERSIONS", "EventEnvelope", "JSONObject"]
+
 #: A decoded JSON object (the envelope's ``payload``, and the envelope on the wire).
 JSONObject = dict[str, object]
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+__all__ = ["BoundedRetryPolicy", "DeadLetterReason", "RetryDecision", "RetryableTaskError"]
+
 #: Why a delivery was given up on: the body is not an envelope (waiting cannot fix it), the
 #: handler failed in a way waiting does not fix, or a transient failure outlasted the retries.
 DeadLetterReason = Literal["poison_message", "permanent_failure", "retries_exhausted"]
