@@ -10,6 +10,7 @@ from tests.support.db import counts, ready_engine
 from tests.support.factories import make_envelope
 from ticketflow.db import Base, BusinessTask, NotificationReceipt
 from ticketflow.notifications.effects import apply_notification_once
+from ticketflow.notifications.going_further import going_further_apply_in_one_statement
 from ticketflow.notifications.unit_of_work import SqlAlchemyUnitOfWork
 
 
@@ -96,3 +97,12 @@ def test_unit_of_work_refuses_nested_use_and_use_outside_with() -> None:
         _ = transaction.session
     with transaction, pytest.raises(RuntimeError, match="already open"), transaction:
         pass
+
+
+def test_the_going_further_version_needs_postgresql() -> None:
+    engine = ready_engine()
+    with pytest.raises(ValueError, match="needs PostgreSQL; use apply_notification_once"):
+        going_further_apply_in_one_statement(
+            make_envelope("evt-sqlite"), SqlAlchemyUnitOfWork(engine)
+        )
+    assert counts(engine, "evt-sqlite")["receipts"] == 0
