@@ -13,11 +13,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from sqlalchemy import event
 
 from tests.support.db import counts, ready_engine
 from tests.support.factories import make_envelope
 from ticketflow.db.engine import create_engine_from_url
+from ticketflow.notifications.dead_letters import SqlAlchemyDeadLetterSink
 from ticketflow.notifications.effects import apply_notification_once
+from ticketflow.notifications.going_further import going_further_apply_in_one_statement
 from ticketflow.notifications.unit_of_work import SqlAlchemyUnitOfWork
 
 RACERS = 8
@@ -120,5 +123,64 @@ def test_racing_processes_apply_exactly_once(database_url: str) -> None:
     try:
         assert counts(engine, "evt-race-procs")["receipts"] == 1
         assert counts(engine, "evt-race-procs")["business_tasks"] == 1
+    finally:
+        engine.dispose()
+
+
+def test_the_going_further_version_applies_once_in_one_statement_on_postgresql(
+    postgres_url: str,
+) -> None:
+    engine = ready_engine(postgres_url)
+    transaction = SqlAlchemyUnitOfWork(engine)
+    statements: list[str] = []
+    event.listen(
+        engine, "before_cursor_execute", lambda _c, _cur, sql, *rest: statements.append(sql)
+    )
+    envelope = make_envelope("evt-one-statement")
+    try:
+        assert [going_further_apply_in_one_statement(envelope, transaction) for _ in "ab"] == [
+            True,
+            False,
+        ]
+        inserts = [sql for sql in statements if "INSERT" in sql.upper()]
+        assert len(inserts) == 2 and all(sql.lstrip().upper().startswith("WITH") for sql in inserts)
+        assert counts(engine, envelope.event_id)["receipts"] == 1
+        assert counts(engine, envelope.event_id)["business_tasks"] == 1
+    finally:
+        engine.dispose()
+
+
+def test_racing_dead_letters_of_one_failure_make_one_row(database_url: str) -> None:
+    """The sink uses the receipts' technique: the unique key decides, every racer gets the
+    winner's id, and nobody sees an error (PostgreSQL's transaction is never aborted)."""
+    engine = ready_engine(database_url)
+    barrier = threading.Barrier(RACERS)
+    ids: list[str] = []
+    errors: list[BaseException] = []
+
+    def record() -> None:
+        sink = SqlAlchemyDeadLetterSink(SqlAlchemyUnitOfWork(engine))
+        barrier.wait()
+        try:
+            ids.append(
+                sink(
+                    event={"event_id": "evt-dl-race"},
+                    reason="permanent_failure",
+                    attempts=1,
+                    error="down",
+                )
+            )
+        except BaseException as error:  # surfaced below, with the others
+            errors.append(error)
+
+    threads = [threading.Thread(target=record) for _ in range(RACERS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    try:
+        assert errors == []
+        assert len(ids) == RACERS and len(set(ids)) == 1
+        assert counts(engine, "evt-dl-race")["dead_letters"] == 1
     finally:
         engine.dispose()
