@@ -65,6 +65,7 @@ __all__ = [
     "deliver",
 ]
 
+#: The name the task is registered under, the course's (its function is in ``celery_task``).
 TASK_NAME = "ticketflow.workers.tasks.deliver_notification"
 DEFAULT_MAX_RETRIES = 3
 DEFAULT_SOFT_TIME_LIMIT = 15
