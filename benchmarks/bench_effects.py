@@ -4,8 +4,10 @@
     python benchmarks/bench_effects.py --events 5000 --only sqlite
 
 Targets (issue #2): >= 5,000 events/s on in-memory SQLite, >= 1,000 events/s on PostgreSQL.
-PostgreSQL runs in a throwaway database that is dropped afterwards; it is skipped (and
-says so) when unreachable.
+On PostgreSQL it also runs the "going further" version
+(``ticketflow.notifications.going_further``: receipt and effect in one statement) on the
+same stream, side by side, and prints the ratio. PostgreSQL runs in a throwaway database
+that is dropped afterwards; it is skipped (and says so) when unreachable.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import argparse
 import random
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -21,10 +24,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tests.support.db import counts, ready_engine
 from tests.support.services import postgres_unreachable, temporary_postgres_database
 from ticketflow.messaging.envelope import EventEnvelope
-from ticketflow.notifications.effects import (
-    SqlAlchemyEffectTransaction,
-    apply_notification_once,
-)
+from ticketflow.notifications.effects import apply_notification_once
+from ticketflow.notifications.going_further import going_further_apply_in_one_statement
+from ticketflow.notifications.unit_of_work import SqlAlchemyUnitOfWork
 
 
 def workload(events: int, duplicate_ratio: float, seed: int = 7) -> list[EventEnvelope]:
@@ -36,13 +38,18 @@ def workload(events: int, duplicate_ratio: float, seed: int = 7) -> list[EventEn
     return stream
 
 
-def measure(url: str, stream: list[EventEnvelope]) -> tuple[float, int]:
+Apply = Callable[[EventEnvelope, SqlAlchemyUnitOfWork], bool]
+
+
+def measure(
+    url: str, stream: list[EventEnvelope], apply: Apply = apply_notification_once
+) -> tuple[float, int]:
     engine = ready_engine(url)
-    transaction = SqlAlchemyEffectTransaction(engine)
+    transaction = SqlAlchemyUnitOfWork(engine)
     for envelope in stream[:50]:  # warm the connection pool and statement caches
-        apply_notification_once(EventEnvelope("warm-" + envelope.event_id, "w", {}), transaction)
+        apply(EventEnvelope("warm-" + envelope.event_id, "w", {}), transaction)
     started = time.perf_counter()
-    applied = sum(apply_notification_once(envelope, transaction) for envelope in stream)
+    applied = sum(apply(envelope, transaction) for envelope in stream)
     elapsed = time.perf_counter() - started
     rows = counts(engine)
     engine.dispose()
@@ -70,7 +77,13 @@ def main() -> int:
         else:
             with temporary_postgres_database("tf_bench") as url:
                 rate, applied = measure(url, stream)
+            with temporary_postgres_database("tf_bench") as url:
+                one, one_applied = measure(url, stream, going_further_apply_in_one_statement)
             print(f"PostgreSQL       : {rate:8.0f} events/s  (applied {applied}; target >= 1000)")
+            print(
+                f"  going further  : {one:8.0f} events/s  (applied {one_applied}; one statement,"
+                f" {one / rate:.2f}x the portable version)"
+            )
     return 0
 
 

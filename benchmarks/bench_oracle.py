@@ -23,7 +23,7 @@ from grader.variants import policy as policy_variants
 from tests.support.db import ready_engine
 from tests.support.factories import make_envelope
 from tests.support.oracle import proxied
-from ticketflow.notifications.effects import SqlAlchemyEffectTransaction
+from ticketflow.notifications.unit_of_work import SqlAlchemyUnitOfWork
 from ticketflow.workers.policy import BoundedRetryPolicy, RetryableTaskError
 
 
@@ -39,7 +39,7 @@ def policy_times(name: str, calls: int) -> list[float]:
 
 
 def effects_times(name: str, calls: int) -> list[float]:
-    transaction = SqlAlchemyEffectTransaction(ready_engine())
+    transaction = SqlAlchemyUnitOfWork(ready_engine())
     times = []
     with proxied("effects", name) as apply:
         for n in range(calls):

@@ -1,21 +1,15 @@
 """Stand-ins for ``apply_notification_once`` (EX-12-01 and EX-13-01).
 
-They run with ``ticketflow.notifications.effects``'s globals and are written as copies of
-the real function's SQLite path: the same ``connection = uow.session.connection()``, the
-same ``insert_receipt``, the same Core statement object ``statements.BUSINESS_TASK_INSERT``
-(``ticketflow.notifications.statements``, built from ``BusinessTask.__table__``), the same
-``statements.business_task_row``. Each one then changes
-exactly what its catalogue description (``twin.<name>`` / ``mutant.<name>``) says and
-nothing else, so a probe that recognises a statement by its table object, its SQL text or
-its parameters sees the same thing in every run. ``tests/unit/grader/variants/test_shape.py``
-holds every stand-in to that: its statements against the real function's AST, and the SQL
-it sends against the real function's.
-
-Common to every stand-in: the real function's preamble (``_preamble``: the session's
-connection and one read of its ``dialect``), then the SQLite path. Only ``always_true`` and
-``returns_none``, copies of the real function with one changed ``return``, keep its
-PostgreSQL branch (one combined statement); the grader's sandbox has no network, so a probe
-can only use SQLite there.
+Each is a copy of the real function, written here: nothing in ticketflow is replaced. They
+call ticketflow's public pieces the way the real function does: the same ``insert_receipt``
+(``ticketflow.notifications.effects``), the same Core statement object
+``statements.BUSINESS_TASK_INSERT`` (``ticketflow.notifications.statements``, built once
+from ``BusinessTask.__table__``), the same ``statements.business_task_row``. Each one then
+changes exactly what its catalogue description (``twin.<name>`` / ``mutant.<name>``) says
+and nothing else, so a probe that recognises a statement by its table object, its SQL text
+or its parameters sees the same thing in every run.
+``tests/unit/grader/variants/test_shape.py`` holds every stand-in to that: its statements
+against the real function's AST, and the SQL it sends against the real function's.
 
 TWINS commit the receipt and the business task together, like the real function, but are
 written differently: a probe that checks behaviour passes on them. MUTANTS are the wrong
@@ -35,6 +29,15 @@ from ticketflow.db.models import BusinessTask
 from ticketflow.messaging.envelope import EventEnvelope
 from ticketflow.notifications import statements
 from ticketflow.notifications.effects import insert_receipt
+
+
+def _preamble(uow: Any) -> Any:
+    """The real function's first steps (``insert_receipt``'s: the session's connection and
+    its dialect read), for a stand-in that does not start with ``insert_receipt``."""
+    connection = uow.session.connection()
+    connection.dialect.name  # noqa: B018 -- read, as the real code reads it
+    return connection
+
 
 TWINS = ("savepoint_effect", "orm_effect")
 MUTANTS = (
@@ -57,19 +60,11 @@ MUTANTS = (
 )
 
 
-def _preamble(uow: Any) -> Any:
-    """The real function's first lines: the session's connection, and its dialect read."""
-    connection = uow.session.connection()
-    connection.dialect.name  # noqa: B018 -- read, as the real code reads it
-    return connection
-
-
 # -- twins ---------------------------------------------------------------------------------
 def savepoint_effect(envelope: Any, transaction: Any) -> Any:
     if not isinstance(envelope, EventEnvelope):
         raise TypeError(f"envelope must be an EventEnvelope, not {type(envelope).__name__}")
     with transaction as uow:
-        _preamble(uow)
         applied = insert_receipt(uow.session, envelope)
         if applied:
             with uow.session.begin_nested():
@@ -86,7 +81,6 @@ def orm_effect(envelope: Any, transaction: Any) -> Any:
     if not isinstance(envelope, EventEnvelope):
         raise TypeError(f"envelope must be an EventEnvelope, not {type(envelope).__name__}")
     with transaction as uow:
-        _preamble(uow)
         applied = insert_receipt(uow.session, envelope)
         if applied:
             uow.session.add(BusinessTask(**statements.business_task_row(envelope)))
@@ -112,7 +106,6 @@ def receipt_without_task(envelope: Any, transaction: Any) -> Any:
     if not isinstance(envelope, EventEnvelope):
         raise TypeError(f"envelope must be an EventEnvelope, not {type(envelope).__name__}")
     with transaction as uow:
-        _preamble(uow)
         applied = insert_receipt(uow.session, envelope)
         if applied:
             uow.commit()
@@ -123,19 +116,11 @@ def always_true(envelope: Any, transaction: Any) -> Any:
     if not isinstance(envelope, EventEnvelope):
         raise TypeError(f"envelope must be an EventEnvelope, not {type(envelope).__name__}")
     with transaction as uow:
-        connection = uow.session.connection()
-        if connection.dialect.name == "postgresql":
-            row = statements.business_task_row(envelope)
-            row["received_at"] = row["created_at"]
-            statement = statements.receipt_and_effect_postgresql()
-            applied = connection.execute(statement, row).scalar_one_or_none() is not None
-        else:
-            applied = insert_receipt(uow.session, envelope)
-            if applied:
-                connection.execute(
-                    statements.BUSINESS_TASK_INSERT, statements.business_task_row(envelope)
-                )
+        applied = insert_receipt(uow.session, envelope)
         if applied:
+            uow.session.connection().execute(
+                statements.BUSINESS_TASK_INSERT, statements.business_task_row(envelope)
+            )
             uow.commit()
         return True
 
@@ -162,19 +147,11 @@ def returns_none(envelope: Any, transaction: Any) -> Any:
     if not isinstance(envelope, EventEnvelope):
         raise TypeError(f"envelope must be an EventEnvelope, not {type(envelope).__name__}")
     with transaction as uow:
-        connection = uow.session.connection()
-        if connection.dialect.name == "postgresql":
-            row = statements.business_task_row(envelope)
-            row["received_at"] = row["created_at"]
-            statement = statements.receipt_and_effect_postgresql()
-            applied = connection.execute(statement, row).scalar_one_or_none() is not None
-        else:
-            applied = insert_receipt(uow.session, envelope)
-            if applied:
-                connection.execute(
-                    statements.BUSINESS_TASK_INSERT, statements.business_task_row(envelope)
-                )
+        applied = insert_receipt(uow.session, envelope)
         if applied:
+            uow.session.connection().execute(
+                statements.BUSINESS_TASK_INSERT, statements.business_task_row(envelope)
+            )
             uow.commit()
             return None
         return applied
@@ -212,7 +189,6 @@ def receipt_committed_first(envelope: Any, transaction: Any) -> Any:
     if not isinstance(envelope, EventEnvelope):
         raise TypeError(f"envelope must be an EventEnvelope, not {type(envelope).__name__}")
     with transaction as uow:
-        _preamble(uow)
         applied = insert_receipt(uow.session, envelope)
         if applied:
             uow.commit()
@@ -244,7 +220,6 @@ def effect_error_swallowed(envelope: Any, transaction: Any) -> Any:
     if not isinstance(envelope, EventEnvelope):
         raise TypeError(f"envelope must be an EventEnvelope, not {type(envelope).__name__}")
     with transaction as uow:
-        _preamble(uow)
         applied = insert_receipt(uow.session, envelope)
         if applied:
             uow.commit()
@@ -283,7 +258,6 @@ def receipt_first_then_repair(envelope: Any, transaction: Any) -> Any:
     if not isinstance(envelope, EventEnvelope):
         raise TypeError(f"envelope must be an EventEnvelope, not {type(envelope).__name__}")
     with transaction as uow:
-        _preamble(uow)
         insert_receipt(uow.session, envelope)
         uow.commit()
     with transaction as uow:
@@ -304,7 +278,6 @@ def savepoint_always_true(envelope: Any, transaction: Any) -> Any:
     if not isinstance(envelope, EventEnvelope):
         raise TypeError(f"envelope must be an EventEnvelope, not {type(envelope).__name__}")
     with transaction as uow:
-        _preamble(uow)
         applied = insert_receipt(uow.session, envelope)
         if applied:
             with uow.session.begin_nested():
@@ -320,7 +293,6 @@ def orm_effect_on_every_delivery(envelope: Any, transaction: Any) -> Any:
     if not isinstance(envelope, EventEnvelope):
         raise TypeError(f"envelope must be an EventEnvelope, not {type(envelope).__name__}")
     with transaction as uow:
-        _preamble(uow)
         applied = insert_receipt(uow.session, envelope)
         uow.session.add(BusinessTask(**statements.business_task_row(envelope)))
         uow.session.flush()
@@ -332,7 +304,6 @@ def savepoint_error_swallowed(envelope: Any, transaction: Any) -> Any:
     if not isinstance(envelope, EventEnvelope):
         raise TypeError(f"envelope must be an EventEnvelope, not {type(envelope).__name__}")
     with transaction as uow:
-        _preamble(uow)
         applied = insert_receipt(uow.session, envelope)
         if applied:
             try:
@@ -352,7 +323,6 @@ def orm_error_swallowed(envelope: Any, transaction: Any) -> Any:
     if not isinstance(envelope, EventEnvelope):
         raise TypeError(f"envelope must be an EventEnvelope, not {type(envelope).__name__}")
     with transaction as uow:
-        _preamble(uow)
         applied = insert_receipt(uow.session, envelope)
         if applied:
             uow.session.add(BusinessTask(**statements.business_task_row(envelope)))

@@ -86,64 +86,48 @@ def constant_delay(self: Any, error: BaseException, *, retries_so_far: int) -> R
     if retries_so_far < 0:
         raise ValueError(f"retries_so_far must be >= 0, got {retries_so_far}")
     if not isinstance(error, RetryableTaskError):
-        return RetryDecision(retry=False, countdown_seconds=None, dead_letter=True)
+        return RetryDecision.give_up()
     if retries_so_far >= self._max_retries:
-        return RetryDecision(retry=False, countdown_seconds=None, dead_letter=True)
-    return RetryDecision(retry=True, countdown_seconds=self._base_delay_seconds, dead_letter=False)
+        return RetryDecision.give_up()
+    return RetryDecision.retry_in(self._base_delay_seconds)
 
 
 def off_by_one_bound(self: Any, error: BaseException, *, retries_so_far: int) -> RetryDecision:
     if retries_so_far < 0:
         raise ValueError(f"retries_so_far must be >= 0, got {retries_so_far}")
     if not isinstance(error, RetryableTaskError):
-        return RetryDecision(retry=False, countdown_seconds=None, dead_letter=True)
+        return RetryDecision.give_up()
     if retries_so_far > self._max_retries:
-        return RetryDecision(retry=False, countdown_seconds=None, dead_letter=True)
-    return RetryDecision(
-        retry=True,
-        countdown_seconds=self._base_delay_seconds * (2**retries_so_far),
-        dead_letter=False,
-    )
+        return RetryDecision.give_up()
+    return RetryDecision.retry_in(self._base_delay_seconds * (2**retries_so_far))
 
 
 def gives_up_early(self: Any, error: BaseException, *, retries_so_far: int) -> RetryDecision:
     if retries_so_far < 0:
         raise ValueError(f"retries_so_far must be >= 0, got {retries_so_far}")
     if not isinstance(error, RetryableTaskError):
-        return RetryDecision(retry=False, countdown_seconds=None, dead_letter=True)
+        return RetryDecision.give_up()
     if retries_so_far + 1 >= self._max_retries:
-        return RetryDecision(retry=False, countdown_seconds=None, dead_letter=True)
-    return RetryDecision(
-        retry=True,
-        countdown_seconds=self._base_delay_seconds * (2**retries_so_far),
-        dead_letter=False,
-    )
+        return RetryDecision.give_up()
+    return RetryDecision.retry_in(self._base_delay_seconds * (2**retries_so_far))
 
 
 def retries_any_error(self: Any, error: BaseException, *, retries_so_far: int) -> RetryDecision:
     if retries_so_far < 0:
         raise ValueError(f"retries_so_far must be >= 0, got {retries_so_far}")
     if retries_so_far >= self._max_retries:
-        return RetryDecision(retry=False, countdown_seconds=None, dead_letter=True)
-    return RetryDecision(
-        retry=True,
-        countdown_seconds=self._base_delay_seconds * (2**retries_so_far),
-        dead_letter=False,
-    )
+        return RetryDecision.give_up()
+    return RetryDecision.retry_in(self._base_delay_seconds * (2**retries_so_far))
 
 
 def exponent_off_by_one(self: Any, error: BaseException, *, retries_so_far: int) -> RetryDecision:
     if retries_so_far < 0:
         raise ValueError(f"retries_so_far must be >= 0, got {retries_so_far}")
     if not isinstance(error, RetryableTaskError):
-        return RetryDecision(retry=False, countdown_seconds=None, dead_letter=True)
+        return RetryDecision.give_up()
     if retries_so_far >= self._max_retries:
-        return RetryDecision(retry=False, countdown_seconds=None, dead_letter=True)
-    return RetryDecision(
-        retry=True,
-        countdown_seconds=self._base_delay_seconds * (2 ** (retries_so_far + 1)),
-        dead_letter=False,
-    )
+        return RetryDecision.give_up()
+    return RetryDecision.retry_in(self._base_delay_seconds * (2 ** (retries_so_far + 1)))
 
 
 def never_dead_letters(self: Any, error: BaseException, *, retries_so_far: int) -> RetryDecision:
@@ -153,24 +137,18 @@ def never_dead_letters(self: Any, error: BaseException, *, retries_so_far: int) 
         return _refused(retry=False, countdown_seconds=None, dead_letter=False)
     if retries_so_far >= self._max_retries:
         return _refused(retry=False, countdown_seconds=None, dead_letter=False)
-    return RetryDecision(
-        retry=True,
-        countdown_seconds=self._base_delay_seconds * (2**retries_so_far),
-        dead_letter=False,
-    )
+    return RetryDecision.retry_in(self._base_delay_seconds * (2**retries_so_far))
 
 
 def first_retry_immediate(self: Any, error: BaseException, *, retries_so_far: int) -> RetryDecision:
     if retries_so_far < 0:
         raise ValueError(f"retries_so_far must be >= 0, got {retries_so_far}")
     if not isinstance(error, RetryableTaskError):
-        return RetryDecision(retry=False, countdown_seconds=None, dead_letter=True)
+        return RetryDecision.give_up()
     if retries_so_far >= self._max_retries:
-        return RetryDecision(retry=False, countdown_seconds=None, dead_letter=True)
-    return RetryDecision(
-        retry=True,
-        countdown_seconds=self._base_delay_seconds * (2**retries_so_far) if retries_so_far else 0,
-        dead_letter=False,
+        return RetryDecision.give_up()
+    return RetryDecision.retry_in(
+        self._base_delay_seconds * (2**retries_so_far) if retries_so_far else 0
     )
 
 
@@ -183,11 +161,7 @@ def zero_countdown_on_give_up(
         return _refused(retry=False, countdown_seconds=0, dead_letter=True)
     if retries_so_far >= self._max_retries:
         return _refused(retry=False, countdown_seconds=0, dead_letter=True)
-    return RetryDecision(
-        retry=True,
-        countdown_seconds=self._base_delay_seconds * (2**retries_so_far),
-        dead_letter=False,
-    )
+    return RetryDecision.retry_in(self._base_delay_seconds * (2**retries_so_far))
 
 
 def exhausted_not_dead_lettered(
@@ -196,14 +170,10 @@ def exhausted_not_dead_lettered(
     if retries_so_far < 0:
         raise ValueError(f"retries_so_far must be >= 0, got {retries_so_far}")
     if not isinstance(error, RetryableTaskError):
-        return RetryDecision(retry=False, countdown_seconds=None, dead_letter=True)
+        return RetryDecision.give_up()
     if retries_so_far >= self._max_retries:
         return _refused(retry=False, countdown_seconds=None, dead_letter=False)
-    return RetryDecision(
-        retry=True,
-        countdown_seconds=self._base_delay_seconds * (2**retries_so_far),
-        dead_letter=False,
-    )
+    return RetryDecision.retry_in(self._base_delay_seconds * (2**retries_so_far))
 
 
 def drops_permanent_errors(
@@ -214,9 +184,5 @@ def drops_permanent_errors(
     if not isinstance(error, RetryableTaskError):
         return _refused(retry=False, countdown_seconds=None, dead_letter=False)
     if retries_so_far >= self._max_retries:
-        return RetryDecision(retry=False, countdown_seconds=None, dead_letter=True)
-    return RetryDecision(
-        retry=True,
-        countdown_seconds=self._base_delay_seconds * (2**retries_so_far),
-        dead_letter=False,
-    )
+        return RetryDecision.give_up()
+    return RetryDecision.retry_in(self._base_delay_seconds * (2**retries_so_far))

@@ -79,7 +79,7 @@ class AttemptLog:
         """An ``attempt_observer`` for ``register_tasks``: one "outcome" record."""
         self.record(
             "outcome",
-            attempt.event_id,
+            attempt.event_id or "",  # "": the body had no usable event id
             task_id=attempt.task_id,
             delivery_tag=attempt.delivery_tag,
             redelivered=attempt.redelivered,

@@ -187,11 +187,11 @@ def _effect_without_receipt_check(database_url: str | None) -> Handler:
         from ticketflow.db.engine import create_engine_from_url
         from ticketflow.db.models import BusinessTask
         from ticketflow.notifications.effects import insert_receipt
-        from ticketflow.notifications.unit_of_work import SqlAlchemyEffectTransaction
+        from ticketflow.notifications.unit_of_work import SqlAlchemyUnitOfWork
 
         if engine is None:  # created in the pool process that uses it
             engine = create_engine_from_url(database_url)
-        with SqlAlchemyEffectTransaction(engine) as uow:
+        with SqlAlchemyUnitOfWork(engine) as uow:
             insert_receipt(uow.session, envelope)  # result ignored: that is the bug
             uow.session.add(
                 BusinessTask(

@@ -202,13 +202,11 @@ def register_steps(app: Any, journal: Path | None, database_url: str) -> None:
         nonlocal handler
         if handler is None:  # built in the pool process that uses it
             from ticketflow.db.engine import create_engine_from_url
-            from ticketflow.notifications.effects import (
-                SqlAlchemyEffectTransaction,
-                make_notification_handler,
-            )
+            from ticketflow.notifications.effects import make_notification_handler
+            from ticketflow.notifications.unit_of_work import SqlAlchemyUnitOfWork
 
             engine = create_engine_from_url(database_url)
-            handler = make_notification_handler(SqlAlchemyEffectTransaction(engine))
+            handler = make_notification_handler(SqlAlchemyUnitOfWork(engine))
         from ticketflow.messaging.envelope import EventEnvelope
 
         envelope = EventEnvelope(f"{key}:{step}", "order.step", {"order": key, "step": step})

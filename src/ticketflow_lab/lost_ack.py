@@ -57,10 +57,8 @@ def run_lost_ack(*, timeout: float = 10.0) -> LostAck:
         create_schema,
     )
     from ticketflow.messaging.envelope import EventEnvelope
-    from ticketflow.notifications.effects import (
-        SqlAlchemyEffectTransaction,
-        make_notification_handler,
-    )
+    from ticketflow.notifications.effects import make_notification_handler
+    from ticketflow.notifications.unit_of_work import SqlAlchemyUnitOfWork
     from ticketflow_lab.namespaces import temporary_database
 
     broker = url("RabbitMQ")
@@ -71,7 +69,7 @@ def run_lost_ack(*, timeout: float = 10.0) -> LostAck:
         engine = create_engine_from_url(database)
         try:
             create_schema(engine)
-            handle = make_notification_handler(SqlAlchemyEffectTransaction(engine))
+            handle = make_notification_handler(SqlAlchemyUnitOfWork(engine))
             with Connection(broker, connect_timeout=5) as setup:  # type: ignore[no-untyped-call]
                 channel = setup.channel()
                 channel.queue_declare(queue, durable=True, auto_delete=False)

@@ -15,14 +15,14 @@ from collections.abc import Callable
 from ticketflow.messaging.envelope import EventEnvelope
 from ticketflow.workers.tasks import DeliveryAttempt, RetryableTaskError
 
-Handler = Callable[[EventEnvelope], object]
+Handler = Callable[[EventEnvelope], bool]
 
 
 def _failing_for(event_ids: dict[str, Exception]) -> Callable[[Handler], Handler]:
     """Wrap the real handler so chosen events fail the way a broken dependency would."""
 
     def wrap(real: Handler) -> Handler:
-        def handler(envelope: EventEnvelope) -> object:
+        def handler(envelope: EventEnvelope) -> bool:
             error = event_ids.get(envelope.event_id)
             if error is not None:
                 raise error

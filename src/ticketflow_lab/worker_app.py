@@ -52,7 +52,9 @@ def lab_worker_settings(env: Mapping[str, str]) -> dict[str, Any]:
     faults = FaultPlan.from_env(env)
     fault_annotations = faults.task_annotations()
     if fault_annotations:
-        annotations = dict(settings.get("task_annotations", {}).get(TASK_NAME, {}))
+        current = settings.get("task_annotations")
+        by_task = current.get(TASK_NAME, {}) if isinstance(current, dict) else {}
+        annotations = dict(by_task)
         annotations.update(fault_annotations)
         settings["task_annotations"] = {TASK_NAME: annotations}
     settings.update(faults.app_overrides())

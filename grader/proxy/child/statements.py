@@ -9,8 +9,8 @@ tables. So a probe that hooks ``before_execute`` or compares ``statement.table``
 The oracle maps the statements its implementation builds to these names by their SQL text
 (``grader.proxy.oracle.statements``); a statement that has no name here is a grader bug.
 
-Module attributes are looked up at call time, as the real code does (a probe that replaces
-``statements.BUSINESS_TASK_INSERT`` affects the proxy exactly as it affects the real code).
+Each is looked up when a statement is rebuilt, in the student's process, so what the probe
+sees is what its own ticketflow holds at that moment.
 """
 
 from __future__ import annotations
@@ -29,7 +29,6 @@ def statement_builders() -> dict[str, Callable[[], Any]]:
         "receipt_upsert:postgresql": lambda: real.receipt_upsert("postgresql"),
         "receipt_insert": lambda: insert(real.RECEIPTS),
         "business_task_insert": lambda: real.BUSINESS_TASK_INSERT,
-        "receipt_and_effect:postgresql": lambda: real.receipt_and_effect_postgresql(),
     }
 
 

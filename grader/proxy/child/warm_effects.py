@@ -24,16 +24,14 @@ def warm_up() -> None:
 
     from ticketflow.db import Base, BusinessTask, NotificationReceipt, create_engine_from_url
     from ticketflow.messaging.envelope import EventEnvelope
-    from ticketflow.notifications.effects import (
-        SqlAlchemyEffectTransaction,
-        apply_notification_once,
-    )
+    from ticketflow.notifications.effects import apply_notification_once
+    from ticketflow.notifications.unit_of_work import SqlAlchemyUnitOfWork
 
     configure_mappers()
     engine = create_engine_from_url("sqlite://")
     try:
         Base.metadata.create_all(engine)
-        transaction = SqlAlchemyEffectTransaction(engine)
+        transaction = SqlAlchemyUnitOfWork(engine)
         envelope = EventEnvelope(event_id="warm-up", event_type="warm.up", payload={})
         with _listening(engine):
             apply_notification_once(envelope, transaction)

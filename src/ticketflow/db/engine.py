@@ -11,16 +11,14 @@ driver otherwise issues ``BEGIN`` lazily and breaks SAVEPOINT semantics.
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any
+import sqlite3
+from collections.abc import Mapping
 
 from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool import ConnectionPoolEntry, StaticPool
 
 from ticketflow.db.base import Base
-
-if TYPE_CHECKING:
-    import sqlite3
 
 DEFAULT_DATABASE_URL = "sqlite://"
 DATABASE_URL_ENV = "TICKETFLOW_DATABASE_URL"
@@ -37,33 +35,45 @@ def _is_memory_sqlite(url: str) -> bool:
     )
 
 
-def create_engine_from_url(url: str | None = None, **kwargs: Any) -> Engine:
-    """Create an engine for ``url`` (see ``database_url``) with the course's settings."""
+def create_engine_from_url(
+    url: str | None = None,
+    *,
+    connect_args: Mapping[str, object] | None = None,
+    **kwargs: object,
+) -> Engine:
+    """Create an engine for ``url`` (see ``database_url``) with the course's settings.
+
+    ``kwargs`` are ``sqlalchemy.create_engine``'s (for example ``echo=True``).
+    """
     resolved = database_url(url)
     if resolved.startswith("postgresql://"):
         resolved = "postgresql+psycopg://" + resolved.removeprefix("postgresql://")
     if resolved.startswith("sqlite"):
         if _is_memory_sqlite(resolved):
             kwargs.setdefault("poolclass", StaticPool)
-        connect_args = dict(kwargs.pop("connect_args", {}))
-        connect_args.setdefault("check_same_thread", False)
-        connect_args.setdefault("timeout", 30)
-        engine = create_engine(resolved, connect_args=connect_args, **kwargs)
+        sqlite_args = {"check_same_thread": False, "timeout": 30, **(connect_args or {})}
+        engine = create_engine(resolved, connect_args=sqlite_args, **kwargs)
         _enable_sqlite_transactions(engine)
         return engine
+    if connect_args is not None:
+        kwargs["connect_args"] = dict(connect_args)
     return create_engine(resolved, **kwargs)
 
 
 def _enable_sqlite_transactions(engine: Engine) -> None:
     """SQLAlchemy's pysqlite recipe: let SQLAlchemy emit BEGIN itself."""
+    event.listen(engine, "connect", _no_implicit_transactions)
+    event.listen(engine, "begin", _begin_explicitly)
 
-    @event.listens_for(engine, "connect")
-    def _on_connect(dbapi_connection: sqlite3.Connection, _record: ConnectionPoolEntry) -> None:
-        dbapi_connection.isolation_level = None
 
-    @event.listens_for(engine, "begin")
-    def _on_begin(connection: Connection) -> None:
-        connection.exec_driver_sql("BEGIN")
+def _no_implicit_transactions(
+    dbapi_connection: sqlite3.Connection, _record: ConnectionPoolEntry
+) -> None:
+    dbapi_connection.isolation_level = None
+
+
+def _begin_explicitly(connection: Connection) -> None:
+    connection.exec_driver_sql("BEGIN")
 
 
 def create_session_factory(engine: Engine) -> sessionmaker[Session]:

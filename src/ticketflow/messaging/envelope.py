@@ -4,8 +4,9 @@ Parsing is strict on purpose. A message that does not match the schema exactly i
 *poison message*: waiting and retrying cannot fix it, so the worker must recognise it at
 once (and dead-letter it with its original body) instead of guessing.
 
-This module imports neither Celery nor SQLAlchemy (not even for type checking): producers,
-probes and the worker's parsing all load it in milliseconds.
+Light on purpose: this module imports only the standard library, at the top like every
+ticketflow module, never Celery or SQLAlchemy. Producers, probes and the worker's parsing
+all load it in milliseconds; keep it so.
 """
 
 from __future__ import annotations
@@ -15,7 +16,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from types import MappingProxyType
-from typing import Any
+from typing import NoReturn
+
+__all__ = ["SUPPORTED_SCHEMA_VERSIONS", "EventEnvelope", "JSONObject"]
+
+#: A decoded JSON object (the envelope's ``payload``, and the envelope on the wire).
+JSONObject = dict[str, object]
 
 SUPPORTED_SCHEMA_VERSIONS = frozenset({1})
 _FIELDS = ("event_id", "event_type", "payload", "occurred_at", "schema_version")
@@ -26,7 +32,7 @@ def _utcnow() -> datetime:
     return datetime.now(UTC)
 
 
-def _reject_constant(name: str) -> Any:
+def _reject_constant(name: str) -> NoReturn:
     raise ValueError(f"invalid JSON number {name!r}: NaN and Infinity are not allowed")
 
 
@@ -40,7 +46,7 @@ class EventEnvelope:
 
     event_id: str
     event_type: str
-    payload: Mapping[str, Any]
+    payload: Mapping[str, object]
     occurred_at: datetime = field(default_factory=_utcnow)
     schema_version: int = 1
 
@@ -75,7 +81,7 @@ class EventEnvelope:
         return hash((self.event_id, self.event_type, self.occurred_at, self.schema_version))
 
     # -- wire format -----------------------------------------------------------------
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         """The JSON-ready form (what a Celery task receives as its ``event`` argument)."""
         return {
             "event_id": self.event_id,
@@ -106,7 +112,7 @@ class EventEnvelope:
         return cls.from_dict(document)
 
     @classmethod
-    def from_dict(cls, document: Any) -> EventEnvelope:
+    def from_dict(cls, document: object) -> EventEnvelope:
         """Validate an already-decoded JSON document (same rules as ``from_json_bytes``)."""
         if not isinstance(document, dict):
             raise ValueError(f"envelope must be a JSON object, not {type(document).__name__}")
@@ -120,19 +126,20 @@ class EventEnvelope:
             raise TypeError(
                 f"payload must be a JSON object, not {type(document['payload']).__name__}"
             )
-        kwargs: dict[str, Any] = {
-            "event_id": document["event_id"],
-            "event_type": document["event_type"],
-            "payload": document["payload"],
-        }
         if "occurred_at" in document:
-            kwargs["occurred_at"] = _parse_timestamp(document["occurred_at"])
-        if "schema_version" in document:
-            kwargs["schema_version"] = document["schema_version"]
-        return cls(**kwargs)
+            occurred_at = _parse_timestamp(document["occurred_at"])
+        else:
+            occurred_at = _utcnow()
+        return cls(
+            event_id=document["event_id"],
+            event_type=document["event_type"],
+            payload=document["payload"],
+            occurred_at=occurred_at,
+            schema_version=document.get("schema_version", 1),
+        )
 
 
-def _parse_timestamp(value: Any) -> datetime:
+def _parse_timestamp(value: object) -> datetime:
     if not isinstance(value, str):
         raise TypeError(f"occurred_at must be an ISO 8601 string, not {type(value).__name__}")
     try:
@@ -144,7 +151,7 @@ def _parse_timestamp(value: Any) -> datetime:
     return parsed
 
 
-def _plain(value: Any) -> Any:
+def _plain(value: object) -> object:
     """Turn read-only mapping proxies back into plain dicts for ``json``."""
     if isinstance(value, Mapping):
         return {key: _plain(item) for key, item in value.items()}

@@ -8,33 +8,29 @@ The relay is *at least once*: if it crashes after publishing but before committi
 ``sent_at``, the next run publishes the row again. That is safe because the consumer
 dedupes by ``event_id`` (see ``ticketflow.notifications.effects``).
 
-This module imports SQLAlchemy only inside the functions that need it, so importing
-``EventEnvelope`` from here stays cheap.
+The course imports ``EventEnvelope`` from here; it is defined (and stays light) in
+``ticketflow.messaging.envelope``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
 
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from ticketflow.db.models import OutboxMessage
 from ticketflow.messaging.envelope import EventEnvelope
+from ticketflow.notifications.unit_of_work import UnitOfWork
 
-if TYPE_CHECKING:
-    from sqlalchemy.orm import Session
-
-    from ticketflow.db.models import OutboxMessage
-    from ticketflow.notifications.effects import SqlAlchemyEffectTransaction
-
-__all__ = ["EventEnvelope", "OutboxRelay", "add_to_outbox"]
+__all__ = ["EventEnvelope", "OutboxRelay", "Publisher", "add_to_outbox"]
 
 Publisher = Callable[[EventEnvelope], object]
 
 
 def add_to_outbox(session: Session, envelope: EventEnvelope) -> OutboxMessage:
     """Stage ``envelope`` for publishing in the caller's (still open) transaction."""
-    from ticketflow.db.models import OutboxMessage
-
     message = OutboxMessage(
         event_id=envelope.event_id,
         event_type=envelope.event_type,
@@ -48,7 +44,7 @@ def add_to_outbox(session: Session, envelope: EventEnvelope) -> OutboxMessage:
 class OutboxRelay:
     """Publish pending outbox rows, oldest first, and mark each one sent."""
 
-    def __init__(self, transaction: SqlAlchemyEffectTransaction, publish: Publisher) -> None:
+    def __init__(self, transaction: UnitOfWork, publish: Publisher) -> None:
         self._transaction = transaction
         self._publish = publish
 
@@ -58,10 +54,6 @@ class OutboxRelay:
         On PostgreSQL the rows are locked with ``FOR UPDATE SKIP LOCKED`` so two relays
         running at once never publish the same row in the same pass.
         """
-        from sqlalchemy import select
-
-        from ticketflow.db.models import OutboxMessage
-
         if batch_size < 1:
             raise ValueError("batch_size must be at least 1")
         with self._transaction as uow:

@@ -9,16 +9,14 @@ where it matters and show the real behaviour with a real worker.
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:
-    from celery import Celery
+from celery import Celery
 
 BROKER_URL_ENV = "TICKETFLOW_BROKER_URL"
 RESULT_BACKEND_ENV = "TICKETFLOW_RESULT_BACKEND"
 
 
-def reliability_settings(*, soft_time_limit: int = 15, time_limit: int = 20) -> dict[str, Any]:
+def reliability_settings(*, soft_time_limit: int = 15, time_limit: int = 20) -> dict[str, object]:
     """The settings lessons 11 and 12 teach, as a plain dict (printable, testable).
 
     Note: ``task_default_retry_delay``, ``task_default_max_retries`` and
@@ -53,21 +51,20 @@ def create_app(
     eager: bool | None = None,
     result_backend: str | None = None,
     main: str = "ticketflow",
-    **overrides: Any,
+    **overrides: object,
 ) -> Celery:
-    """Build a Celery app (Celery is imported here, not when this module loads)."""
-    from celery import Celery
-
-    url = broker_url or os.environ.get(BROKER_URL_ENV) or None
+    """Build a Celery app: the course's settings, then ``overrides`` (Celery setting names)."""
+    given = broker_url or os.environ.get(BROKER_URL_ENV) or None
+    url = given or "memory://"
     backend = result_backend or os.environ.get(RESULT_BACKEND_ENV) or None
     if eager is None:
-        eager = url is None
+        eager = given is None
     app = Celery(main, set_as_current=False)
     settings = reliability_settings()
-    settings["broker_url"] = url or "memory://"
+    settings["broker_url"] = url
     if backend:
         settings["result_backend"] = backend
-    if settings["broker_url"].startswith(("redis://", "rediss://")):
+    if url.startswith(("redis://", "rediss://")):
         # Redis re-delivers an un-ACKed message after the visibility timeout: keep it
         # well above the hard time limit, or long late-ACK tasks run twice.
         settings["broker_transport_options"] = {"visibility_timeout": 3600}

@@ -24,13 +24,17 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:
-    from celery import Celery
+from celery import Celery, signals
 
-    from ticketflow.workers.bootstrap import HandlerWrapper, NotificationService
-    from ticketflow.workers.tasks import AttemptObserver
+from ticketflow.db.engine import DATABASE_URL_ENV
+from ticketflow.workers.app import BROKER_URL_ENV
+from ticketflow.workers.bootstrap import (
+    HandlerWrapper,
+    NotificationService,
+    build_notification_service,
+)
+from ticketflow.workers.tasks import BASE_DELAY_SETTING, TASK_NAME, AttemptObserver
 
 RETRY_BASE_DELAY_ENV = "TICKETFLOW_RETRY_BASE_DELAY_SECONDS"
 SOFT_TIME_LIMIT_ENV = "TICKETFLOW_SOFT_TIME_LIMIT"
@@ -79,9 +83,9 @@ def _positive_number(env: Mapping[str, str], name: str) -> float | int | None:
     return int(value) if value.is_integer() else value
 
 
-def task_annotations(env: Mapping[str, str]) -> dict[str, Any]:
+def task_annotations(env: Mapping[str, str]) -> dict[str, float | int]:
     """The per-deployment options of ``deliver_notification`` (its time limits)."""
-    annotations: dict[str, Any] = {}
+    annotations: dict[str, float | int] = {}
     soft = _positive_number(env, SOFT_TIME_LIMIT_ENV)
     hard = _positive_number(env, TIME_LIMIT_ENV)
     if soft is not None:
@@ -93,11 +97,9 @@ def task_annotations(env: Mapping[str, str]) -> dict[str, Any]:
     return annotations
 
 
-def worker_settings(env: Mapping[str, str]) -> dict[str, Any]:
+def worker_settings(env: Mapping[str, str]) -> dict[str, object]:
     """Celery settings for this worker process, from ``env`` (pure: no side effects)."""
-    from ticketflow.workers.tasks import BASE_DELAY_SETTING, TASK_NAME
-
-    settings: dict[str, Any] = {
+    settings: dict[str, object] = {
         "worker_log_format": LOG_FORMAT,
         "worker_task_log_format": TASK_LOG_FORMAT,
     }
@@ -117,9 +119,6 @@ def worker_settings(env: Mapping[str, str]) -> dict[str, Any]:
 
 def check_urls(env: Mapping[str, str]) -> tuple[str, str]:
     """The broker and database URLs a worker process needs, or a clear error."""
-    from ticketflow.db.engine import DATABASE_URL_ENV
-    from ticketflow.workers.app import BROKER_URL_ENV
-
     broker_url = env.get(BROKER_URL_ENV)
     database_url = env.get(DATABASE_URL_ENV)
     if not broker_url:
@@ -134,15 +133,13 @@ def build_worker_service(
     *,
     wrap_handler: HandlerWrapper | None = None,
     attempt_observer: AttemptObserver | None = None,
-    settings: Mapping[str, Any] | None = None,
+    settings: Mapping[str, object] | None = None,
 ) -> NotificationService:
     """App + engine + task for a worker process, plus the after-fork hook.
 
     ``settings`` defaults to ``worker_settings(env)``; the keyword hooks are for a caller
     that builds on this worker (the lab harness), never read from the environment.
     """
-    from ticketflow.workers.bootstrap import build_notification_service
-
     broker_url, database_url = check_urls(env)
     service = build_notification_service(
         broker_url=broker_url,
@@ -157,9 +154,7 @@ def build_worker_service(
 
 
 def _dispose_engine_after_fork(service: NotificationService) -> None:
-    from celery import signals
-
-    def after_fork(**_: Any) -> None:
+    def after_fork(**_: object) -> None:
         # The engine was created (and used, for the schema) before the fork: a pool
         # process must open its own connections, never reuse the parent's sockets.
         service.engine.dispose(close=False)

@@ -84,7 +84,7 @@ def apply_call(
         "function": "apply_notification_once",
         "event_id": event_id,
         "envelope_type": "EventEnvelope",
-        "transaction_type": "SqlAlchemyEffectTransaction",
+        "transaction_type": "SqlAlchemyUnitOfWork",
     }
     if raised is None:
         call["result"] = result

@@ -6,12 +6,13 @@ from sqlalchemy.orm import Session
 
 from tests.support.db import ready_engine
 from ticketflow.db import DeadLetter
-from ticketflow.notifications.effects import SqlAlchemyDeadLetterSink, SqlAlchemyEffectTransaction
+from ticketflow.notifications.dead_letters import SqlAlchemyDeadLetterSink
+from ticketflow.notifications.unit_of_work import SqlAlchemyUnitOfWork
 
 
 def _sink() -> tuple[SqlAlchemyDeadLetterSink, Session]:
     engine = ready_engine()
-    return SqlAlchemyDeadLetterSink(SqlAlchemyEffectTransaction(engine)), Session(engine)
+    return SqlAlchemyDeadLetterSink(SqlAlchemyUnitOfWork(engine)), Session(engine)
 
 
 def test_records_the_body_verbatim_and_returns_the_id() -> None:

@@ -11,6 +11,7 @@ from celery.exceptions import SoftTimeLimitExceeded, TimeLimitExceeded
 from tests.support.factories import make_event_dict
 from ticketflow.messaging.envelope import EventEnvelope
 from ticketflow.workers.app import create_app
+from ticketflow.workers.celery_task import register_tasks
 from ticketflow.workers.tasks import (
     BoundedRetryPolicy,
     DeadLettered,
@@ -20,7 +21,6 @@ from ticketflow.workers.tasks import (
     RetryableTaskError,
     RetryLater,
     deliver,
-    register_tasks,
 )
 
 POLICY = BoundedRetryPolicy(max_retries=2, base_delay_seconds=5)

@@ -9,14 +9,16 @@ from sqlalchemy.orm import Session, sessionmaker
 from tests.support.db import counts, ready_engine
 from tests.support.factories import make_envelope
 from ticketflow.db import Base, BusinessTask, NotificationReceipt
-from ticketflow.notifications.effects import SqlAlchemyEffectTransaction, apply_notification_once
+from ticketflow.notifications.effects import apply_notification_once
+from ticketflow.notifications.going_further import going_further_apply_in_one_statement
+from ticketflow.notifications.unit_of_work import SqlAlchemyUnitOfWork
 
 
 def test_second_delivery_is_a_no_op_on_plain_in_memory_sqlite() -> None:
     # Exactly what EX-12-01 asks students to do: a bare create_engine("sqlite://").
     engine = create_engine("sqlite://")
     Base.metadata.create_all(engine)
-    transaction = SqlAlchemyEffectTransaction(engine)
+    transaction = SqlAlchemyUnitOfWork(engine)
     envelope = make_envelope("evt-once")
 
     assert apply_notification_once(envelope, transaction) is True
@@ -29,7 +31,7 @@ def test_second_delivery_is_a_no_op_on_plain_in_memory_sqlite() -> None:
 
 def test_accepts_a_sessionmaker_and_keeps_the_payload() -> None:
     engine = ready_engine()
-    transaction = SqlAlchemyEffectTransaction(sessionmaker(bind=engine))
+    transaction = SqlAlchemyUnitOfWork(sessionmaker(bind=engine))
     envelope = make_envelope(payload={"ticket_id": 42, "tags": ["vip"]})
     assert apply_notification_once(envelope, transaction)
     with Session(engine) as session:
@@ -39,7 +41,7 @@ def test_accepts_a_sessionmaker_and_keeps_the_payload() -> None:
 
 def test_distinct_events_each_take_effect() -> None:
     engine = ready_engine()
-    transaction = SqlAlchemyEffectTransaction(engine)
+    transaction = SqlAlchemyUnitOfWork(engine)
     results = [apply_notification_once(make_envelope(f"e{n}"), transaction) for n in range(5)]
     assert results == [True] * 5
     assert counts(engine) == {"receipts": 5, "business_tasks": 5, "dead_letters": 0, "outbox": 0}
@@ -47,7 +49,7 @@ def test_distinct_events_each_take_effect() -> None:
 
 def test_failure_between_receipt_and_effect_rolls_both_back() -> None:
     engine = ready_engine()
-    transaction = SqlAlchemyEffectTransaction(engine)
+    transaction = SqlAlchemyUnitOfWork(engine)
     envelope = make_envelope("evt-crash")
     crashes = iter([True])
 
@@ -70,12 +72,12 @@ def test_failure_between_receipt_and_effect_rolls_both_back() -> None:
 
 def test_rejects_a_non_envelope() -> None:
     with pytest.raises(TypeError, match="EventEnvelope"):
-        apply_notification_once({"event_id": "x"}, SqlAlchemyEffectTransaction(ready_engine()))  # type: ignore[arg-type]
+        apply_notification_once({"event_id": "x"}, SqlAlchemyUnitOfWork(ready_engine()))  # type: ignore[arg-type]
 
 
 def test_unit_of_work_rolls_back_unless_committed() -> None:
     engine = ready_engine()
-    transaction = SqlAlchemyEffectTransaction(engine)
+    transaction = SqlAlchemyUnitOfWork(engine)
     with transaction as uow:
         uow.session.add(NotificationReceipt(event_id="not-committed", event_type="t"))
         uow.session.flush()
@@ -90,8 +92,17 @@ def test_unit_of_work_rolls_back_unless_committed() -> None:
 
 
 def test_unit_of_work_refuses_nested_use_and_use_outside_with() -> None:
-    transaction = SqlAlchemyEffectTransaction(ready_engine())
+    transaction = SqlAlchemyUnitOfWork(ready_engine())
     with pytest.raises(RuntimeError, match="with"):
         _ = transaction.session
     with transaction, pytest.raises(RuntimeError, match="already open"), transaction:
         pass
+
+
+def test_the_going_further_version_needs_postgresql() -> None:
+    engine = ready_engine()
+    with pytest.raises(ValueError, match="needs PostgreSQL; use apply_notification_once"):
+        going_further_apply_in_one_statement(
+            make_envelope("evt-sqlite"), SqlAlchemyUnitOfWork(engine)
+        )
+    assert counts(engine, "evt-sqlite")["receipts"] == 0

@@ -8,12 +8,12 @@ from tests.support.db import counts, ready_engine
 from tests.support.factories import make_envelope
 from ticketflow.db import BusinessTask, OutboxMessage
 from ticketflow.messaging.outbox import EventEnvelope, OutboxRelay, add_to_outbox
-from ticketflow.notifications.effects import SqlAlchemyEffectTransaction
+from ticketflow.notifications.unit_of_work import SqlAlchemyUnitOfWork
 
 
 def test_outbox_row_commits_or_rolls_back_with_the_business_change() -> None:
     engine = ready_engine()
-    transaction = SqlAlchemyEffectTransaction(engine)
+    transaction = SqlAlchemyUnitOfWork(engine)
     with transaction as uow:
         uow.session.add(BusinessTask(event_id="kept", event_type="t", payload={}))
         add_to_outbox(uow.session, make_envelope("kept"))
@@ -27,7 +27,7 @@ def test_outbox_row_commits_or_rolls_back_with_the_business_change() -> None:
 
 def test_relay_publishes_each_pending_row_once_and_rerun_is_a_no_op() -> None:
     engine = ready_engine()
-    transaction = SqlAlchemyEffectTransaction(engine)
+    transaction = SqlAlchemyUnitOfWork(engine)
     envelopes = [make_envelope(f"o{n}") for n in range(5)]
     with transaction as uow:
         for envelope in envelopes:
@@ -45,7 +45,7 @@ def test_relay_publishes_each_pending_row_once_and_rerun_is_a_no_op() -> None:
 
 def test_crash_after_publish_republishes_on_the_next_run() -> None:
     engine = ready_engine()
-    transaction = SqlAlchemyEffectTransaction(engine)
+    transaction = SqlAlchemyUnitOfWork(engine)
     with transaction as uow:
         add_to_outbox(uow.session, make_envelope("at-least-once"))
         uow.commit()
@@ -63,4 +63,4 @@ def test_crash_after_publish_republishes_on_the_next_run() -> None:
 
 def test_batch_size_must_be_positive() -> None:
     with pytest.raises(ValueError, match="batch_size"):
-        OutboxRelay(SqlAlchemyEffectTransaction(ready_engine()), print).relay_pending(batch_size=0)
+        OutboxRelay(SqlAlchemyUnitOfWork(ready_engine()), print).relay_pending(batch_size=0)

@@ -1,4 +1,4 @@
-"""``ticketflow.notifications.statements``: the objects the real code executes, shared."""
+"""``ticketflow.notifications.statements``: the Core statements the real code runs, built once."""
 
 from __future__ import annotations
 
@@ -6,19 +6,21 @@ from typing import Any
 
 import pytest
 from sqlalchemy import event
+from sqlalchemy.dialects import postgresql, sqlite
 
 from tests.support.db import counts, ready_engine
 from tests.support.factories import make_envelope
 from ticketflow.db import BusinessTask, NotificationReceipt
 from ticketflow.notifications import statements
-from ticketflow.notifications.effects import SqlAlchemyEffectTransaction, apply_notification_once
+from ticketflow.notifications.effects import apply_notification_once
+from ticketflow.notifications.unit_of_work import SqlAlchemyUnitOfWork
 
 
 def test_apply_notification_once_executes_the_shared_objects_themselves() -> None:
     engine = ready_engine()
     executed: list[Any] = []
     event.listen(engine, "before_execute", lambda conn, clause, *rest: executed.append(clause))
-    transaction = SqlAlchemyEffectTransaction(engine)
+    transaction = SqlAlchemyUnitOfWork(engine)
     envelope = make_envelope(event_id="evt-shared")
     assert apply_notification_once(envelope, transaction) is True
     assert apply_notification_once(envelope, transaction) is False
@@ -34,8 +36,8 @@ def test_apply_notification_once_executes_the_shared_objects_themselves() -> Non
 def test_the_statements_are_built_once_and_from_the_model_tables() -> None:
     assert statements.receipt_upsert("sqlite") is statements.receipt_upsert("sqlite")
     assert statements.receipt_upsert("postgresql") is statements.receipt_upsert("postgresql")
-    assert statements.receipt_upsert("mysql") is None
-    assert statements.receipt_and_effect_postgresql() is statements.receipt_and_effect_postgresql()
+    with pytest.raises(ValueError, match="ticketflow runs on sqlite and postgresql, not 'mysql'"):
+        statements.receipt_upsert("mysql")
     assert statements.BUSINESS_TASK_INSERT.table is BusinessTask.__table__
     assert statements.RECEIPTS is NotificationReceipt.__table__
 
@@ -53,10 +55,8 @@ def test_business_task_row_copies_the_payload() -> None:
 
 @pytest.mark.parametrize("dialect", ["sqlite", "postgresql"])
 def test_the_receipt_upsert_does_nothing_on_conflict(dialect: str) -> None:
-    from sqlalchemy.dialects import postgresql, sqlite
-
     compiled = str(
-        statements.receipt_upsert(dialect).compile(  # None only for other dialects
+        statements.receipt_upsert(dialect).compile(
             dialect=(sqlite if dialect == "sqlite" else postgresql).dialect()
         )
     )

@@ -18,7 +18,7 @@ from grader.proxy.oracle.session import Oracle, Outcome, _judged
 from tests.support.db import counts, ready_engine
 from tests.support.factories import make_envelope
 from tests.support.oracle import proxied
-from ticketflow.notifications.effects import SqlAlchemyEffectTransaction
+from ticketflow.notifications.unit_of_work import SqlAlchemyUnitOfWork
 from ticketflow.workers.policy import BoundedRetryPolicy, RetryableTaskError
 
 POLICY_CALL = {
@@ -131,7 +131,7 @@ def test_an_uncatalogued_statement_is_a_grader_bug_not_a_verdict(
 
     monkeypatch.setattr(implementations, "implementation", lambda target, name: odd)
     ended: list[Outcome] = []
-    transaction = SqlAlchemyEffectTransaction(ready_engine())
+    transaction = SqlAlchemyUnitOfWork(ready_engine())
     with proxied("effects", "odd", ended) as apply, pytest.raises(GraderConnectionLost):
         apply(make_envelope("evt-odd"), transaction)
     assert ended[0].bug is not None and "cannot name" in ended[0].bug
@@ -140,10 +140,10 @@ def test_an_uncatalogued_statement_is_a_grader_bug_not_a_verdict(
 def test_the_probe_may_call_again_from_inside_an_operation() -> None:
     """A listener that calls the function (re-entering the conversation) is answered first."""
     outer_db, inner_db = ready_engine(), ready_engine()
-    inner = SqlAlchemyEffectTransaction(inner_db)
+    inner = SqlAlchemyUnitOfWork(inner_db)
     answers: list[Any] = []
 
-    class Reentering(SqlAlchemyEffectTransaction):
+    class Reentering(SqlAlchemyUnitOfWork):
         def commit(self) -> None:
             answers.append(apply(make_envelope("evt-inner"), inner))
             super().commit()
@@ -225,7 +225,7 @@ def test_an_answer_too_large_to_send_back_breaks_the_conversation() -> None:
     payload["pad"] = ""
     payload["pad"] = "x" * (wire.MAX_FRAME + wire.HEADER.size - 8 - call_frame(payload))
     ended: list[Outcome] = []
-    transaction = SqlAlchemyEffectTransaction(ready_engine())
+    transaction = SqlAlchemyUnitOfWork(ready_engine())
     with proxied("effects", "real", ended) as apply, pytest.raises(GraderConnectionLost):
         apply(EventEnvelope(event_id="e", event_type="t", payload=payload), transaction)
     assert ended[0].bug is None and "too large to send back" in str(ended[0].broken), ended
