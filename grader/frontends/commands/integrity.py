@@ -9,15 +9,25 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from grader.errors import EXIT_PASSED
 from grader.frontends.commands.common import add_db
 from grader.render.catalog import render_message
 
-EPILOG = """identical: the same judged content (sha256), the starter and the reference solution
-left out. near-identical (code): winnowing fingerprints as MOSS computes them, over
-Python tokens with names, strings and numbers reduced to their kind, the starter's and
-solution's fingerprints removed; pairs whose fingerprints overlap >= 80% (Jaccard).
+if TYPE_CHECKING:
+    from grader.instructor.term.integrity import NearPair
+
+EPILOG = """identical: the same judged content (sha256), whatever the row's status; the starter
+and the reference solution left out. reference: a hand-in that is the reference solution,
+comments, layout and no-op statements aside.
+near-identical (code): winnowing fingerprints as MOSS computes them, over Python tokens
+with names reduced to their kind, after removing no-op statements (pass, bare constants,
+_ = ..., if True:) and splitting asserts; the statement's obvious shape and fingerprints
+a large share of the class holds are left out. A pair is reported when >= 70% of the
+smaller hand-in's own fingerprints are in the other (containment, shown beside Jaccard)
+AND their raw texts share >= 2 rare names, strings, comments or lines: structure alone
+never accuses. near-identical (prose): answers within 6 characters of each other.
 
 exit codes:
   0  the report was printed (whatever it found)
@@ -66,17 +76,55 @@ def run(args: argparse.Namespace, lang: str, as_json: bool) -> int:
         for group in groups:
             params = {"exercise": exercise, "students": ", ".join(group)}
             print(render_message("integrity.identical", params, lang))
+    for exercise, student in report.reference:
+        print(
+            render_message("integrity.reference", {"exercise": exercise, "student": student}, lang)
+        )
     for pair in report.near:
-        near: dict[str, str | int] = {
-            "exercise": pair.exercise,
-            "first": pair.first,
-            "second": pair.second,
-            "share": round(pair.share * 100),
-        }
-        print(render_message("integrity.near", near, lang))
+        print(near_line(pair, lang))
     for student, claimed in report.manifests:
         params = {"student": student, "claimed": claimed}
         print(render_message("integrity.manifest", params, lang))
-    if not (report.identical or report.near or report.manifests):
+    if not (report.identical or report.near or report.manifests or report.reference):
         print(render_message("integrity.clean", {"count": len(results)}, lang))
     return EXIT_PASSED
+
+
+def _quoted(items: tuple[str, ...], limit: int = 5) -> str:
+    shown = ", ".join(repr(item) for item in items[:limit])
+    return shown + (f" (+{len(items) - limit})" if len(items) > limit else "")
+
+
+def why(pair: NearPair, lang: str) -> str:
+    """The evidence beyond structure, in words an instructor can forward."""
+    evidence = pair.evidence
+    parts = [
+        render_message(f"integrity.why.{name}", {"items": _quoted(items)}, lang)
+        for name, items in (
+            ("names", evidence.names),
+            ("strings", evidence.strings),
+            ("comments", evidence.comments),
+        )
+        if items
+    ]
+    if evidence.lines:
+        example = repr(evidence.lines[0].strip())
+        params = {"count": len(evidence.lines), "example": example}
+        parts.append(render_message("integrity.why.lines", params, lang))
+    return "; ".join(parts)
+
+
+def near_line(pair: NearPair, lang: str) -> str:
+    """One report: who, the share, why, and where to see the pair side by side."""
+    params: dict[str, str | int] = {
+        "exercise": pair.exercise,
+        "first": pair.first,
+        "second": pair.second,
+        "share": round(pair.share * 100),
+        "containment": round(pair.containment * 100),
+        "distance": pair.distance,
+        "why": why(pair, lang),
+    }
+    line = render_message(f"integrity.near_{pair.basis}", params, lang)
+    path = f"/pair/{pair.exercise}/{pair.first}/{pair.second}"
+    return f"{line}\n  {render_message('integrity.see_pair', {'path': path}, lang)}"
