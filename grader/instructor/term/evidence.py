@@ -7,8 +7,8 @@ the obvious probe: the statement fixes the calls, the cases and the asserts. Wha
 keeps, and two honest students rarely both invent, is in the raw text: the names they
 chose, their messages, their comments, their lines. An item counts as evidence only when
 it is *rare*: not in the course's vocabulary (the starter, the solution, the statement,
-Python's builtins, the generic names every probe uses) and written by at most
-``RARE_AT_MOST`` students of the class (or ``RARE_SHARE`` of it, if more).
+Python's builtins, the generic names every probe uses) and written by few others in the
+class (``ClassItems``).
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ import io
 import re
 import tokenize
 import unicodedata
-from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
@@ -148,34 +147,53 @@ def vocabulary(course_texts: Iterable[str]) -> RawItems:
     return RawItems(frozenset(names), frozenset(strings), frozenset(comments), frozenset(lines))
 
 
-def common_items(every: Mapping[str, RawItems], course: RawItems) -> RawItems:
-    """Items too many students wrote to be evidence of anything, plus the course's own."""
-    limit = max(RARE_AT_MOST, int(RARE_SHARE * len(every)))
-    parts: list[frozenset[str]] = []
-    for part in ("names", "strings", "comments", "lines"):
-        counted = Counter(item for items in every.values() for item in getattr(items, part))
-        parts.append(
-            frozenset(item for item, n in counted.items() if n > limit) | getattr(course, part)
-        )
-    return RawItems(*parts)
+PARTS = ("names", "strings", "comments")
 
 
-def shared_evidence(left: RawItems, right: RawItems, common: RawItems) -> Evidence:
-    """The rare items both texts carry. A shared line counts only if it holds a word that
-    is neither the course's nor an item already counted: a line made of the statement's
-    calls is what every probe writes, and the same evidence twice is not two pieces."""
-    names = sorted((left.names & right.names) - common.names)
-    strings = sorted((left.strings & right.strings) - common.strings)
-    comments = sorted((left.comments & right.comments) - common.comments)
-    counted = {*names, *strings, *comments}
-    known = common.names | common.strings | counted
-    lines = sorted(
-        line
-        for line in (left.lines & right.lines) - common.lines
-        if any(
-            word not in known and not word.isdigit() and len(word) >= ITEM_MIN
-            for word in re.findall(r"\w+", line)
+class ClassItems:
+    """Who in the class wrote each item, to tell rare items from common ones.
+
+    An item is common when more than ``max(RARE_AT_MOST, RARE_SHARE * class)`` students
+    wrote it. Its limit: a ring of more copiers than that, all copying one file, makes
+    that file's names common (a ring with no rare item left is still reported when its
+    files are byte-identical). Counting only students outside a pair's structural cluster
+    was measured and rejected: students who write the same popular style then share
+    "rare" items, 38 to 42 false reports in the 48-probe class."""
+
+    def __init__(self, every: Mapping[str, RawItems], course: RawItems) -> None:
+        self.course = course
+        self.every = every
+        self.users: dict[str, dict[str, set[str]]] = {part: {} for part in PARTS}
+        for student, items in every.items():
+            for part in PARTS:
+                for item in getattr(items, part):
+                    self.users[part].setdefault(item, set()).add(student)
+        self.limit = max(RARE_AT_MOST, int(RARE_SHARE * len(every)))
+
+    def rare(self, part: str, items: Iterable[str]) -> list[str]:
+        known: frozenset[str] = getattr(self.course, part)
+        return sorted(
+            item
+            for item in items
+            if item not in known and len(self.users[part].get(item, ())) <= self.limit
         )
-        and not any(item.casefold() in _fold(line) for item in counted)
-    )
-    return Evidence(tuple(names), tuple(strings), tuple(comments), tuple(lines))
+
+    def shared(self, left: str, right: str) -> Evidence:
+        """The rare items both hand-ins carry. Shared lines are listed when they hold a
+        word that is neither the course's nor an item already counted."""
+        a, b = self.every[left], self.every[right]
+        names = self.rare("names", a.names & b.names)
+        strings = self.rare("strings", a.strings & b.strings)
+        comments = self.rare("comments", a.comments & b.comments)
+        counted = {*names, *strings, *comments}
+        known = self.course.names | self.course.strings | counted
+        lines = sorted(
+            line
+            for line in (a.lines & b.lines) - self.course.lines
+            if any(
+                word not in known and not word.isdigit() and len(word) >= ITEM_MIN
+                for word in re.findall(r"\w+", line)
+            )
+            and not any(item.casefold() in _fold(line) for item in counted)
+        )
+        return Evidence(tuple(names), tuple(strings), tuple(comments), tuple(lines))

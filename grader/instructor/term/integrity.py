@@ -41,13 +41,7 @@ from typing import Any
 from grader.instructor.gradebook.entries import sha256_text
 from grader.instructor.gradebook.groups import distance, folded
 from grader.instructor.gradebook.views import ResultView
-from grader.instructor.term.evidence import (
-    Evidence,
-    common_items,
-    raw_items,
-    shared_evidence,
-    vocabulary,
-)
+from grader.instructor.term.evidence import ClassItems, Evidence, raw_items, vocabulary
 from grader.instructor.term.store import ReceiptView
 from grader.instructor.term.winnow import code_tokens, fingerprints, without_no_ops
 
@@ -252,13 +246,14 @@ def _near_code(exercise: str, entries: Sequence[ResultView], base: Base) -> list
     limit = max(COMMON_AT_LEAST, COMMON_SHARE * len(prints))
     ignored = shape | {p for p, n in counted.items() if n > limit}
     own = {s: p - ignored for s, p in prints.items()}
-    common = common_items(items, vocabulary([base.starter, base.solution, base.statement]))
+    course = vocabulary([base.starter, base.solution, base.statement])
+    class_items = ClassItems(items, course)
     pairs: list[NearPair] = []
     for a, b in combinations(sorted(prints), 2):
         basis, jaccard, containment = _structure(own[a], own[b], prints[a], prints[b])
         if not basis:
             continue
-        evidence = shared_evidence(items[a], items[b], common)
+        evidence = class_items.shared(a, b)
         if evidence.weight >= MIN_EVIDENCE[basis]:
             pairs.append(NearPair(exercise, a, b, jaccard, containment, evidence, basis))
     return pairs
