@@ -9,14 +9,10 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from grader.errors import EXIT_PASSED
 from grader.frontends.commands.common import add_db
 from grader.render.catalog import render_message
-
-if TYPE_CHECKING:
-    from grader.instructor.term.integrity import NearPair
 
 EPILOG = """identical: the same judged content (sha256), whatever the row's status; the starter
 and the reference solution left out. reference: a hand-in that is the reference solution,
@@ -55,6 +51,7 @@ def run(args: argparse.Namespace, lang: str, as_json: bool) -> int:
     from grader.errors import CourseRootNotFound
     from grader.instructor.gradebook import Gradebook
     from grader.instructor.term.integrity import base_texts, integrity_report
+    from grader.instructor.term.reasons import near_line
     from grader.instructor.term.store import receipts
     from grader.judge.exercises import exercise_ids, get_exercise
 
@@ -88,43 +85,3 @@ def run(args: argparse.Namespace, lang: str, as_json: bool) -> int:
     if not (report.identical or report.near or report.manifests or report.reference):
         print(render_message("integrity.clean", {"count": len(results)}, lang))
     return EXIT_PASSED
-
-
-def _quoted(items: tuple[str, ...], limit: int = 5) -> str:
-    shown = ", ".join(repr(item) for item in items[:limit])
-    return shown + (f" (+{len(items) - limit})" if len(items) > limit else "")
-
-
-def why(pair: NearPair, lang: str) -> str:
-    """The evidence beyond structure, in words an instructor can forward."""
-    evidence = pair.evidence
-    parts = [
-        render_message(f"integrity.why.{name}", {"items": _quoted(items)}, lang)
-        for name, items in (
-            ("names", evidence.names),
-            ("strings", evidence.strings),
-            ("comments", evidence.comments),
-        )
-        if items
-    ]
-    if evidence.lines:
-        example = repr(evidence.lines[0].strip())
-        params = {"count": len(evidence.lines), "example": example}
-        parts.append(render_message("integrity.why.lines", params, lang))
-    return "; ".join(parts)
-
-
-def near_line(pair: NearPair, lang: str) -> str:
-    """One report: who, the share, why, and where to see the pair side by side."""
-    params: dict[str, str | int] = {
-        "exercise": pair.exercise,
-        "first": pair.first,
-        "second": pair.second,
-        "share": round(pair.share * 100),
-        "containment": round(pair.containment * 100),
-        "distance": pair.distance,
-        "why": why(pair, lang),
-    }
-    line = render_message(f"integrity.near_{pair.basis}", params, lang)
-    path = f"/pair/{pair.exercise}/{pair.first}/{pair.second}"
-    return f"{line}\n  {render_message('integrity.see_pair', {'path': path}, lang)}"

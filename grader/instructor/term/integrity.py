@@ -255,6 +255,7 @@ def _near_code(exercise: str, entries: Sequence[ResultView], base: Base) -> list
             continue
         evidence = class_items.shared(a, b)
         if evidence.weight >= MIN_EVIDENCE[basis]:
+            evidence = class_items.with_lines(a, b, evidence)
             pairs.append(NearPair(exercise, a, b, jaccard, containment, evidence, basis))
     return pairs
 

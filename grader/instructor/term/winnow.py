@@ -25,6 +25,7 @@ import io
 import keyword
 import tokenize
 from collections.abc import Iterable
+from functools import lru_cache
 
 #: Tokens per k-gram (MOSS's noise threshold) and the winnowing window.
 K = 8
@@ -98,13 +99,14 @@ def _conjuncts(test: ast.expr) -> list[ast.expr]:
     return [test]
 
 
+@lru_cache(maxsize=4096)
 def without_no_ops(text: str) -> str:
     """The program with no-op statements removed and asserts split, re-printed by ``ast``
     (one layout for every spacing); text that does not parse is returned as it is."""
     try:
         tree = ast.parse(text)
         tree.body = _NoOps()._body(tree.body)
-        return ast.unparse(ast.fix_missing_locations(tree))
+        return ast.unparse(tree)
     except (SyntaxError, ValueError, RecursionError):
         return text
 

@@ -11,10 +11,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from grader.frontends.commands.integrity import near_line
 from grader.instructor.gradebook import Gradebook
 from grader.instructor.gradebook.entries import GradingKey, error_entry
 from grader.instructor.term.integrity import NearPair, base_texts, integrity_report
+from grader.instructor.term.reasons import near_line
 from grader.instructor.term.store import receipts
 from grader.instructor.term.winnow import code_tokens, fingerprints, similarity, without_no_ops
 from grader.judge.exercises import exercise_ids, get_exercise
