@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import os
 import random
+import resource
 import statistics
 import subprocess
 import sys
@@ -122,11 +124,14 @@ def main() -> None:
         in_process = time.perf_counter() - started
         command = [*GRADER, "integrity", "--db", f"sqlite:///{db}", "--root", str(REPO)]
         command += ["--lang", "en"]
-        walls = []
+        walls, cpus = [], []
         for _ in range(args.runs):
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
             started = time.perf_counter()
             ran = subprocess.run(command, capture_output=True, text=True, check=False)
             walls.append(time.perf_counter() - started)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpus.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
             if ran.returncode != 0:
                 sys.exit(f"grader integrity failed ({ran.returncode}): {ran.stderr[-2000:]}")
     # a pair is a true report when both hand-ins come from one student's file
@@ -152,6 +157,11 @@ def main() -> None:
         f"grader integrity (command):  {median:6.2f} s median of {args.runs} "
         f"(max {max(walls):.2f} s); target {TARGET_S:.0f} s; "
         f"median/target = {median / TARGET_S:.2f}"
+    )
+    print(
+        f"its CPU time (user + sys):   {statistics.median(cpus):6.2f} s median; "
+        f"load average now {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs "
+        "(wall time above this on a shared machine is waiting for a CPU)"
     )
 
 

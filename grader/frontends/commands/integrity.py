@@ -22,8 +22,10 @@ with names reduced to their kind, after removing no-op statements (pass, bare co
 _ = ..., if True:) and splitting asserts; the statement's obvious shape and fingerprints
 a large share of the class holds are left out. A pair is reported when >= 70% of the
 smaller hand-in's own fingerprints are in the other (containment, shown beside Jaccard)
-AND their raw texts share >= 2 rare names, strings, comments or lines: structure alone
-never accuses. near-identical (prose): answers within 6 characters of each other.
+AND their raw texts share rare names, strings or comments (written by at most 3 students,
+not given by the course): structure alone never accuses. Each report says why and names
+its side-by-side view on the review page. near-identical (prose): answers within 6
+characters of each other.
 
 exit codes:
   0  the report was printed (whatever it found)
