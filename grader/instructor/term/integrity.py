@@ -2,8 +2,9 @@
 reasons an instructor can forward.
 
 - **identical**: the same judged content (sha256), whatever the row's status (two equal
-  files that both crashed are as copied as two that passed). The starter and the
-  reference solution are left out: they are not a classmate's work.
+  files that both crashed are as copied as two that passed). The starter's and the
+  reference solution's own bytes are left out: they are not a classmate's work (two
+  byte-identical copies of a *signed* solution are still identical to each other).
 - **matches the reference solution**: a hand-in whose code, comments and no-op statements
   aside, is the solution's (a prose answer within ``FEW`` characters of the model answer).
 - **near-identical code**: winnowing fingerprints (``winnow``) of each program with its
@@ -21,9 +22,12 @@ reasons an instructor can forward.
 - **manifest**: zips whose manifest names another student than the zip's name.
 
 Why not ``copydetect`` (PyPI): it winnows with boilerplate exclusion, as this does, but it
-has no notion of no-op padding or of evidence beyond structure, compares by containment
-only, renders its own HTML report, and pulls numpy, matplotlib, jinja2 and pygments
-into the instructor's install; the two rules that decide a report here are not in it.
+has no notion of no-op padding or of evidence beyond structure, and reports on shares
+alone. Measured (copydetect 0.5.0, k=25, window 1, starter and solution as boilerplate) on
+the class of ``tests/unit/grader/instructor/term/test_integrity_class.py`` (68 honest
+probes, 13 disguised copies): at its default display threshold 0.33, 124 false reports and
+9 of 13 copies caught; at 0.9, 56 false reports and 6 caught. This module: 0 and 13. It
+would also pull numpy and matplotlib into the instructor's install.
 
 It reads the gradebook only: no student code runs.
 """
@@ -178,12 +182,10 @@ def integrity_report(
         if _is_reference(r.content or "", bases.get(r.exercise), kinds.get(r.exercise))
     )
     matched = set(reference)
-    starters = {e: sha256_text(b.starter) for e, b in bases.items() if b.starter}
+    given = {(e, sha256_text(t)) for e, b in bases.items() for t in (b.starter, b.solution) if t}
     by_content: dict[tuple[str, str], list[str]] = defaultdict(list)
-    for result in handed_in:
-        if (result.exercise, result.student) in matched:
-            continue
-        if result.content_sha256 != starters.get(result.exercise):
+    for result in handed_in:  # the very bytes the course gave out are nobody's copy
+        if (result.exercise, result.content_sha256) not in given:
             by_content[(result.exercise, result.content_sha256)].append(result.student)
     identical: dict[str, list[list[str]]] = {}
     for (exercise, _), students in sorted(by_content.items()):
@@ -193,7 +195,7 @@ def integrity_report(
         groups.sort()
     left_out = matched | {(e, s) for e, groups in identical.items() for g in groups for s in g[1:]}
     left_out |= {
-        (r.exercise, r.student) for r in handed_in if r.content_sha256 in starters.values()
+        (r.exercise, r.student) for r in handed_in if (r.exercise, r.content_sha256) in given
     }
     per_exercise: dict[str, list[ResultView]] = defaultdict(list)
     for result in sorted(handed_in, key=lambda r: r.student):

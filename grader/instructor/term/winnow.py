@@ -1,15 +1,14 @@
 """Winnowing fingerprints (Schleimer, Wilkerson and Aiken, "Winnowing: local algorithms for
 document fingerprinting", SIGMOD 2003), the method behind MOSS.
 
-Why our own ~80 lines and not a library: the checks need exactly MOSS's properties, and
-they are small: (1) code is compared as a token stream in which names, strings and numbers
+Why our own small module and not a library: the checks need exactly MOSS's properties,
+and they are small: (1) code is compared as a token stream in which names, strings and numbers
 are replaced by their kind, so renaming variables, editing comments or re-spacing does not
 hide a copy; (2) a match of at least ``K + W - 1`` tokens is always found (the winnowing
 guarantee), shorter ones are noise; (3) fingerprints shared with a *base* (the starter and
 the reference solution) are dropped, as MOSS's ``-b`` does, so students who all wrote the
-solution the course taught are not flagged. No maintained PyPI library offers
-base-exclusion over Python tokens (difflib's ratio is quadratic and fooled by renaming),
-and nothing here runs student code: the text is only parsed and tokenised.
+solution the course taught are not flagged. Nothing here runs student code: the text is
+only parsed and tokenised.
 
 Before fingerprinting, ``without_no_ops`` removes statements with no effect (``pass``, bare
 constants, assignments to ``_``, ``if True:``) and splits compound asserts, so padding a
