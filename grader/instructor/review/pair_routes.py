@@ -2,9 +2,9 @@
 lines both hand-ins hold marked, with the report's reasons; and on a submission's page,
 a note naming whoever it was reported with.
 
-The report is ``grader integrity``'s own (``integrity_report``), computed from the class
-the page shows and kept while the hand-ins stay the same: a decision changes the
-snapshot, not the contents, so it does not recompute the report."""
+The report is ``grader integrity``'s own (``integrity_report``), computed per exercise from
+the class the page shows and kept while that exercise's hand-ins stay the same: a decision
+changes the snapshot, not the contents, so it does not recompute the report."""
 
 from __future__ import annotations
 
@@ -60,24 +60,30 @@ def _bases() -> dict[str, Base]:
 
 
 class PairRoutes(Site):
-    _integrity: tuple[Contents, IntegrityReport] | None = None
+    #: exercise -> (its hand-ins as read, its report)
+    _integrity: dict[str, tuple[Contents, IntegrityReport]]
     _integrity_lock = Lock()
 
-    def integrity(self, snapshot: Snapshot) -> IntegrityReport:
-        """The class's report, computed once per set of hand-ins (thread-safe)."""
+    def integrity(self, snapshot: Snapshot, exercise: str) -> IntegrityReport:
+        """``exercise``'s report, computed once per set of its hand-ins (thread-safe): a
+        submission page costs one exercise's comparison, once, never the class's."""
+        results = [r for r in snapshot.results if r.exercise == exercise]
         contents: Contents = frozenset(
-            (r.student, r.exercise, r.content_sha256, r.status) for r in snapshot.results
+            (r.student, r.exercise, r.content_sha256, r.status) for r in results
         )
         with self._integrity_lock:
-            if self._integrity is None or self._integrity[0] != contents:
+            cache = self.__dict__.setdefault("_integrity", {})
+            if exercise not in cache or cache[exercise][0] != contents:
                 kinds = {e: get_exercise(e).kind for e in exercise_ids()}
-                report = integrity_report(snapshot.results, _bases(), {}, kinds)
-                self._integrity = (contents, report)
-            return self._integrity[1]
+                cache[exercise] = (contents, integrity_report(results, _bases(), {}, kinds))
+            report: IntegrityReport = cache[exercise][1]
+            return report
 
     def _result_context(self, snapshot: Snapshot, result: ResultView) -> dict[str, Any]:
         context = super()._result_context(snapshot, result)
-        partners = self.integrity(snapshot).partners(result.student, result.exercise)
+        partners = self.integrity(snapshot, result.exercise).partners(
+            result.student, result.exercise
+        )
         context["integrity_pairs"] = [
             (other, pair_path(result.exercise, *sorted((result.student, other))))
             for other in partners
@@ -93,7 +99,7 @@ class PairRoutes(Site):
             return self._not_found(request)
         if hit := self._cached(request, snapshot):
             return hit
-        report = await run_in_threadpool(self.integrity, snapshot)
+        report = await run_in_threadpool(self.integrity, snapshot, exercise)
         near = report.pair(exercise, first, second)
         identical = any(first in g and second in g for g in report.identical.get(exercise, []))
         lines_left, lines_right = side_by_side(left.content or "", right.content or "")

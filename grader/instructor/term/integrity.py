@@ -63,6 +63,7 @@ MIN_EVIDENCE = {"code": 2, "obvious": 3}
 COMMON_AT_LEAST = 4
 COMMON_SHARE = 0.1
 _CODE_BLOCK = re.compile(r"```python\n(.*?)```", re.DOTALL)
+_HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 
 
 @dataclass(frozen=True)
@@ -214,18 +215,24 @@ def integrity_report(
     return IntegrityReport(identical, near, manifests, reference)
 
 
+def prose_text(answer: str) -> str:
+    """A prose answer as a reader sees it, folded: HTML comments (``<!-- ... -->``, which
+    Markdown does not show) dropped, then case, width, spacing and punctuation."""
+    return folded(_HTML_COMMENT.sub("", answer))
+
+
 def _is_reference(content: str, base: Base | None, kind: str | None) -> bool:
     if base is None or not base.solution:
         return False
     if kind == "prose":
-        return distance(folded(content), folded(base.solution)) is not None
+        return distance(prose_text(content), prose_text(base.solution)) is not None
     return without_no_ops(content) == without_no_ops(base.solution)
 
 
 def _near_prose(exercise: str, entries: Sequence[ResultView], base: Base) -> list[NearPair]:
     """Answers within ``FEW`` characters of each other; the untouched template is not one."""
-    texts = {r.student: folded(r.content or "") for r in entries}
-    template = folded(base.starter)
+    texts = {r.student: prose_text(r.content or "") for r in entries}
+    template = prose_text(base.starter)
     texts = {s: t for s, t in texts.items() if distance(t, template) is None}
     pairs: list[NearPair] = []
     for (a, text_a), (b, text_b) in combinations(sorted(texts.items()), 2):
