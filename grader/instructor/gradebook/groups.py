@@ -6,8 +6,9 @@ same gradebook always gives the same groups, and re-grading unchanged work chang
 Two answers of one exercise are in one group when all hold (``decidable_once``):
 
 - the rubric judged them alike: every concept found, denied, stuffed or missing in both;
-- their texts differ by at most ``FEW`` characters (edit distance after folding case,
-  width, spacing and punctuation): a typo, a particle, a re-spacing;
+- their texts as read (HTML comments, which Markdown does not show, dropped) differ by at
+  most ``FEW`` characters (edit distance after folding case, width, spacing and
+  punctuation): a typo, a particle, a re-spacing;
 - neither adds a sentence to the other, and no word that was changed is a negation ("不",
   "没", "not", "false" ...): "X. That is false." is a different answer from "X.", however
   few characters it adds.
@@ -36,6 +37,7 @@ from grader.instructor.gradebook.views import ResultView
 FEW = 6
 _DROPPED = re.compile(r"[\s\W_]+", re.UNICODE)
 _SPACES = re.compile(r"\s+", re.UNICODE)
+_HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 #: Where a sentence ends, in either language ("。" "！" "？" "；" "." "!" "?" ";" a line break).
 _SENTENCE_END = re.compile(r"[。！？；!?;\n]+|\.(?=\s|$)|…+", re.UNICODE)
 _WORDS = re.compile(r"[a-z0-9']+|[^\W\d_a-z]", re.UNICODE)
@@ -53,6 +55,12 @@ Signature = tuple[tuple[str, str], ...]
 def folded(text: str) -> str:
     """The text as compared: NFKC, lower case, no spacing or punctuation."""
     return _DROPPED.sub("", unicodedata.normalize("NFKC", text).casefold())
+
+
+def as_read(text: str) -> str:
+    """The answer as its reader sees it: HTML comments (``<!-- ... -->``, which Markdown
+    does not show, such as a student's signature) dropped."""
+    return _HTML_COMMENT.sub("", text)
 
 
 def spaced(text: str) -> str:
@@ -96,7 +104,8 @@ def changed_words(text: str, reference: str) -> Counter[str]:
 
 
 def decidable_once(text: str, reference: str) -> bool:
-    """Could one decision be right for both texts? (See the module docstring.)"""
+    """Could one decision be right for both texts, as read? (See the module docstring.)"""
+    text, reference = as_read(text), as_read(reference)
     if distance(folded(text), folded(reference)) is None:
         return False
     if len(sentences(text)) != len(sentences(reference)):
@@ -107,7 +116,7 @@ def decidable_once(text: str, reference: str) -> bool:
 def additions(text: str, reference: str) -> list[str]:
     """What ``text`` adds to ``reference`` (or puts in place of a part of it), in order:
     a character diff of the spaced texts."""
-    mine, theirs = spaced(text), spaced(reference)
+    mine, theirs = spaced(as_read(text)), spaced(as_read(reference))
     matcher = SequenceMatcher(None, theirs, mine, autojunk=False)
     return [
         mine[j1:j2]

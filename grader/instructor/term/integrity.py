@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from grader.instructor.gradebook.entries import sha256_text
-from grader.instructor.gradebook.groups import distance, folded
+from grader.instructor.gradebook.groups import as_read, distance, folded
 from grader.instructor.gradebook.views import ResultView
 from grader.instructor.term.evidence import ClassItems, Evidence, raw_items, vocabulary
 from grader.instructor.term.store import ReceiptView
@@ -63,7 +63,6 @@ MIN_EVIDENCE = {"code": 2, "obvious": 3}
 COMMON_AT_LEAST = 4
 COMMON_SHARE = 0.1
 _CODE_BLOCK = re.compile(r"```python\n(.*?)```", re.DOTALL)
-_HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 
 
 @dataclass(frozen=True)
@@ -216,9 +215,8 @@ def integrity_report(
 
 
 def prose_text(answer: str) -> str:
-    """A prose answer as a reader sees it, folded: HTML comments (``<!-- ... -->``, which
-    Markdown does not show) dropped, then case, width, spacing and punctuation."""
-    return folded(_HTML_COMMENT.sub("", answer))
+    """A prose answer as its reader sees it (``as_read``, the groups' own), folded."""
+    return folded(as_read(answer))
 
 
 def _is_reference(content: str, base: Base | None, kind: str | None) -> bool:
