@@ -209,6 +209,8 @@ class ClassItems:
                 word not in known and not word.isdigit() and len(word) >= ITEM_MIN
                 for word in re.findall(r"\w+", line)
             )
-            and not any(item.casefold() in _fold(line) for item in counted)
+            and not any(
+                item.casefold() in _fold(line) or item in _literal(line) for item in counted
+            )
         )
         return replace(evidence, lines=tuple(lines))
