@@ -807,6 +807,36 @@ MESSAGES: dict[str, dict[str, str]] = {
     "review.group.decide": {"zh": "为全组评分", "en": "Decide the group"},
     "review.group.apply_to": {"zh": "适用于", "en": "Applies to"},
     "review.group.save": {"zh": "保存（{size} 份）", "en": "Save for the group ({size})"},
+    "review.group.explain_diff": {
+        "zh": "这些答案的评分规则结果相同，且与第一份答案最多相差几个字符（不多一句话，也不改动否定词）；每份答案先列出它多出的文字（高亮），再给出全文。一个决定适用于勾选的所有成员，之后仍可单独修改某一位。",
+        "en": "These answers have the same rubric result and differ from the first answer by at most a few characters (no added sentence, no changed negation); each shows first what it adds (highlighted), then its whole text. One decision applies to every member ticked; each can still be overridden on its own page.",
+    },
+    "review.group.adds": {"zh": "多出的文字", "en": "What it adds"},
+    "review.group.adds_nothing": {"zh": "与第一份答案相同", "en": "Same as the first answer"},
+    "review.group.decided_by_group": {
+        "zh": "已由本组的决定评阅（{score} 分）：{students}",
+        "en": "Decided by this group's decision ({score}): {students}",
+    },
+    "review.group.not_decided": {
+        "zh": "未包括在本组的决定中（仍待评阅，默认不勾选）：{students}",
+        "en": "Left out of this group's decision (still waiting, unticked by default): {students}",
+    },
+    "review.integrity.heading": {
+        "zh": "{exercise}：{first} 与 {second} 并排对比",
+        "en": "{exercise}: {first} and {second} side by side",
+    },
+    "review.integrity.explain": {
+        "zh": "标记的是两份提交中逐行相同的部分（忽略行首行尾空白）。报告只是线索：请阅读两份提交后再作判断。",
+        "en": "Marked: the lines both hand-ins hold (leading and trailing spaces aside). A report is a lead, not a verdict: read both before you decide.",
+    },
+    "review.integrity.not_reported": {
+        "zh": "grader integrity 没有报告这一对。",
+        "en": "grader integrity does not report this pair.",
+    },
+    "review.integrity.noted": {
+        "zh": "grader integrity 报告了这份提交与另一份相同或几乎相同：",
+        "en": "grader integrity reports this hand-in as identical or near-identical to another:",
+    },
     "review.error.group_empty": {
         "zh": "没有勾选任何成员：什么也没有保存。",
         "en": "No member ticked: nothing was saved.",
@@ -925,6 +955,42 @@ MESSAGES: dict[str, dict[str, str]] = {
     "integrity.identical": {
         "zh": "{exercise}：{students} 的提交完全相同。",
         "en": "{exercise}: identical submissions from {students}.",
+    },
+    "integrity.reference": {
+        "zh": "{exercise}：{student} 交的就是参考答案（除注释、排版和无作用语句外完全相同）。",
+        "en": "{exercise}: {student} handed in the reference solution (the same code, comments, layout and no-op statements aside).",
+    },
+    "integrity.near_code": {
+        "zh": "{exercise}：{first} 与 {second}：较小一份自己写的代码有 {containment}% 出现在另一份中（Jaccard {share}%；已去掉无作用语句、题目的显然写法和全班共有的部分）。结构之外的证据：{why}。",
+        "en": "{exercise}: {first} and {second}: {containment}% of the smaller hand-in's own code is in the other (Jaccard {share}%; no-op statements, the statement's obvious shape and what the class shares left out). Evidence beyond structure: {why}.",
+    },
+    "integrity.near_obvious": {
+        "zh": "{exercise}：{first} 与 {second} 都只写了题目的显然写法（{containment}% 指纹相同，这本身不说明抄袭），但原文还共有：{why}。",
+        "en": "{exercise}: {first} and {second} both wrote only the statement's obvious shape ({containment}% of fingerprints in common, which alone proves nothing), but their texts also share: {why}.",
+    },
+    "integrity.near_prose": {
+        "zh": "{exercise}：{first} 与 {second} 的答案只差 {distance} 个字符（去掉大小写、空白和标点后），模板和参考答案已排除。",
+        "en": "{exercise}: the answers of {first} and {second} differ by {distance} character(s) (case, spacing and punctuation aside), the template and the model answer left out.",
+    },
+    "integrity.why.names": {
+        "zh": "两人都用、全班少见的名字 {items}",
+        "en": "rare names both use: {items}",
+    },
+    "integrity.why.strings": {
+        "zh": "相同的字符串 {items}",
+        "en": "the same strings: {items}",
+    },
+    "integrity.why.comments": {
+        "zh": "相同的注释 {items}",
+        "en": "the same comments: {items}",
+    },
+    "integrity.why.lines": {
+        "zh": "{count} 行逐字相同，例如 {example}",
+        "en": "{count} identical line(s), e.g. {example}",
+    },
+    "integrity.see_pair": {
+        "zh": "并排对比：评阅页面的 {path}",
+        "en": "side by side: {path} on the review page",
     },
     "batch.manifest_other_student": {
         "zh": "{count} 个 zip 的清单写的是另一名学生（zip -> 清单）：{pairs}。可能是复制的 zip 或伪造的清单：见 grader integrity。",

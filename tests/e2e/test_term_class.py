@@ -28,6 +28,7 @@ from tests.e2e.batch_support import Ran, expected_profiles, grader, row_problems
 from tests.support.classroom import (
     CRASHING_ZIPS,
     EXERCISES,
+    PROSE,
     Member,
     crashing_zip,
     make_class,
@@ -278,7 +279,23 @@ def test_integrity_finds_the_copy_and_nothing_among_honest_students(term: Term) 
     results = _results(term)
     handed_in = [e for e in EXERCISES if results[(COPIER, e)].status != "missing"]
     assert report["identical"] == {e: [sorted([COPIER, ORIGINAL])] for e in handed_in}
-    assert report["near_identical"] == []
+    # the only near-copies: the students the fixture gives one and the same English answer
+    # (signed in an HTML comment a reader never sees), compared as the groups compare prose
+    same_text = sorted(m.student for m in term.members if m.profile == "prose_en")
+    assert [(p["students"], p["basis"]) for p in report["near_identical"]] == [
+        (same_text, "prose") for _ in PROSE
+    ]
+    # every student who handed in the signed reference solution is reported as such
+    references = {
+        (e, m.student)
+        for m in term.members
+        for e in EXERCISES
+        if m.profile.startswith("reference")
+        and (r := results.get((m.student, e))) is not None
+        and r.status != "missing"
+    }
+    matched = {(r["exercise"], r["student"]) for r in report["matches_reference_solution"]}
+    assert references and references <= matched
     assert report["manifest_names_another_student"] == [
         {"student": COPIER, "manifest_student": ORIGINAL},
         {"student": FORGER, "manifest_student": FORGED_AS},

@@ -23,6 +23,7 @@ from grader.instructor.review.group_routes import GroupRoutes
 from grader.instructor.review.highlight import highlighted, stylesheet
 from grader.instructor.review.matrix import build_matrix
 from grader.instructor.review.middleware import TokenMiddleware
+from grader.instructor.review.pair_routes import PairRoutes
 from grader.instructor.review.queue_routes import QueueRoutes, form_int
 from grader.instructor.review.site import LANG_COOKIE, ReviewSettings
 from grader.render.catalog import render_message, resolve_lang
@@ -52,6 +53,7 @@ def create_app(settings: ReviewSettings, book: Gradebook | None = None) -> Any:
         Route("/groups", pages.groups),
         Route("/group/{key}", pages.group),
         Route("/decide-group/{key}", pages.decide_group, methods=["POST"]),
+        Route("/pair/{exercise}/{first}/{second}", pages.pair),
         Route("/insight", pages.insight),
         Route("/insight/mutant/{exercise}/{mutant}", pages.mutant_students),
         Route("/static/{name}", pages.static),
@@ -71,7 +73,7 @@ def _static_files() -> dict[str, bytes]:
     return assets
 
 
-class Pages(GroupRoutes, QueueRoutes):
+class Pages(PairRoutes, GroupRoutes, QueueRoutes):
     def __init__(self, settings: ReviewSettings, data: ClassData) -> None:
         super().__init__(settings, data)
         self.assets = _static_files()

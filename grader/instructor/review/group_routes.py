@@ -1,11 +1,13 @@
 """Answer groups on the page: the list (``/groups``), one group with its members side by
-side and their differences from the first member marked (``/group/KEY``), and its one
-decision (``POST /decide-group/KEY``) for the members ticked (every member but those
-decided on their own, by default). A member can still be overridden on its own page."""
+side, each showing first what it adds to the first member (highlighted), then its text with
+every difference marked (``/group/KEY``), and its one decision (``POST /decide-group/KEY``)
+for the members ticked. Before the group is decided every member but those decided on
+their own is ticked; after, exactly the members the decision covered are: a member the
+instructor left out stays out, and the page lists who was decided and who was not. A
+member can still be overridden on its own page."""
 
 from __future__ import annotations
 
-import re
 from difflib import SequenceMatcher
 from typing import Any
 from urllib.parse import urlencode
@@ -17,28 +19,44 @@ from starlette.responses import Response
 
 from grader.instructor.gradebook import ResultView
 from grader.instructor.gradebook.decisions import ConflictingDecision, StaleDecision
-from grader.instructor.gradebook.groups import AnswerGroup
+from grader.instructor.gradebook.groups import AnswerGroup, additions
 from grader.instructor.review.decisions import Rejected, decide_group
 from grader.instructor.review.queue_routes import QueueRoutes
 from grader.judge.sanitize import clean
 
-_TOKENS = re.compile(r"\s+|\w+|[^\w\s]", re.UNICODE)
 #: Members shown side by side on a group's page (the rest are listed by name).
 SHOWN = 12
 
 
 def marked(text: str, reference: str) -> Markup:
-    """``text`` escaped, with what differs from ``reference`` (word by word) in ``<mark>``."""
-    mine, theirs = _TOKENS.findall(clean(text)), _TOKENS.findall(clean(reference))
+    """``text`` escaped, with what differs from ``reference`` (character by character, the
+    measure groups are formed by) in ``<mark>``."""
+    mine, theirs = clean(text), clean(reference)
     out: list[str] = []
     matcher = SequenceMatcher(None, theirs, mine, autojunk=False)
     for tag, _i1, _i2, j1, j2 in matcher.get_opcodes():
-        piece = str(escape("".join(mine[j1:j2])))
+        piece = str(escape(mine[j1:j2]))
         if tag == "equal" or not piece.strip():
             out.append(piece)
         else:
             out.append(f"<mark>{piece}</mark>")
     return Markup("".join(out))
+
+
+def added(text: str, reference: str) -> list[Markup]:
+    """What ``text`` adds to ``reference``, each piece escaped and highlighted."""
+    return [
+        Markup(f"<mark>{escape(piece)}</mark>")
+        for piece in additions(clean(text), clean(reference))
+    ]
+
+
+def ticked(group: AnswerGroup) -> set[str]:
+    """Members the form ticks: once the group is decided, exactly those its decision
+    covered (a member left out stays out); before, all but those decided on their own."""
+    if group.decided_score is not None:
+        return {m.student for m in group.decided_by_group}
+    return {m.student for m in group.members} - {m.student for m in group.overridden}
 
 
 def member_field(result: ResultView) -> str:
@@ -75,9 +93,17 @@ class GroupRoutes(QueueRoutes):
         overridden = {m.student for m in group.overridden}
         return {
             "group": group,
-            "shown": [(m, marked(m.content or "", reference)) for m in group.members[:SHOWN]],
+            "shown": [
+                (m, added(m.content or "", reference), marked(m.content or "", reference))
+                for m in group.members[:SHOWN]
+            ],
             "hidden": group.members[SHOWN:],
             "overridden": overridden,
+            "ticked": ticked(group),
+            "decided": [m.student for m in group.decided_by_group],
+            "not_decided": [m.student for m in group.undecided]
+            if group.decided_score is not None
+            else [],
             "member_field": member_field,
             "prefill": group.decided_score
             if group.decided_score is not None

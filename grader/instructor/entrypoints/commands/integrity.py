@@ -14,10 +14,18 @@ from grader.errors import EXIT_PASSED
 from grader.frontends.commands.common import add_db
 from grader.render.catalog import render_message
 
-EPILOG = """identical: the same judged content (sha256), the starter and the reference solution
-left out. near-identical (code): winnowing fingerprints as MOSS computes them, over
-Python tokens with names, strings and numbers reduced to their kind, the starter's and
-solution's fingerprints removed; pairs whose fingerprints overlap >= 80% (Jaccard).
+EPILOG = """identical: the same judged content (sha256), whatever the row's status; the starter
+and the reference solution left out. reference: a hand-in that is the reference solution,
+comments, layout and no-op statements aside.
+near-identical (code): winnowing fingerprints as MOSS computes them, over Python tokens
+with names reduced to their kind, after removing no-op statements (pass, bare constants,
+_ = ..., if True:) and splitting asserts; the statement's obvious shape and fingerprints
+a large share of the class holds are left out. A pair is reported when >= 70% of the
+smaller hand-in's own fingerprints are in the other (containment, shown beside Jaccard)
+AND their raw texts share rare names, strings or comments (written by at most 3 students,
+not given by the course): structure alone never accuses. Each report says why and names
+its side-by-side view on the review page. near-identical (prose): answers within 6
+characters of each other.
 
 exit codes:
   0  the report was printed (whatever it found)
@@ -45,6 +53,7 @@ def run(args: argparse.Namespace, lang: str, as_json: bool) -> int:
     from grader.errors import CourseRootNotFound
     from grader.instructor.gradebook import Gradebook
     from grader.instructor.term.integrity import base_texts, integrity_report
+    from grader.instructor.term.reasons import near_line
     from grader.instructor.term.store import receipts
     from grader.judge.exercises import exercise_ids, get_exercise
 
@@ -66,17 +75,15 @@ def run(args: argparse.Namespace, lang: str, as_json: bool) -> int:
         for group in groups:
             params = {"exercise": exercise, "students": ", ".join(group)}
             print(render_message("integrity.identical", params, lang))
+    for exercise, student in report.reference:
+        print(
+            render_message("integrity.reference", {"exercise": exercise, "student": student}, lang)
+        )
     for pair in report.near:
-        near: dict[str, str | int] = {
-            "exercise": pair.exercise,
-            "first": pair.first,
-            "second": pair.second,
-            "share": round(pair.share * 100),
-        }
-        print(render_message("integrity.near", near, lang))
+        print(near_line(pair, lang))
     for student, claimed in report.manifests:
         params = {"student": student, "claimed": claimed}
         print(render_message("integrity.manifest", params, lang))
-    if not (report.identical or report.near or report.manifests):
+    if not (report.identical or report.near or report.manifests or report.reference):
         print(render_message("integrity.clean", {"count": len(results)}, lang))
     return EXIT_PASSED

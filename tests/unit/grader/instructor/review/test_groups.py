@@ -1,6 +1,7 @@
-"""Answer groups: alike prose answers (same rubric result, identical or near-identical
-text) decided with one decision, each member still overridable; a member whose text
-changes leaves the group, flagged; the same groups on every read and after a re-grade."""
+"""Answer groups: alike prose answers (same rubric result, texts a few characters apart,
+no added sentence, no changed negation) decided with one decision, each member still
+overridable; members left out of a decision stay out; a member whose text changes leaves
+the group, flagged; the same groups on every read and after a re-grade."""
 
 from __future__ import annotations
 
@@ -12,10 +13,17 @@ from httpx2 import Response
 from starlette.testclient import TestClient
 
 from grader.instructor.gradebook import Gradebook, GradingEntry
-from grader.instructor.gradebook.groups import Groups, group_answers
+from grader.instructor.gradebook.groups import (
+    Groups,
+    additions,
+    decidable_once,
+    distance,
+    folded,
+    group_answers,
+)
 from grader.instructor.review.app import ReviewSettings, create_app
 from grader.instructor.review.auth import Guard
-from grader.instructor.review.group_routes import marked
+from grader.instructor.review.group_routes import added, marked
 from grader.judge.results import build_report, msg, passed_check
 from tests.unit.grader.instructor.gradebook.factories import key, prose_entry
 
@@ -137,3 +145,68 @@ def test_one_decision_for_the_group_an_override_kept_a_changed_member_leaves(
     assert [m.student for m in group.left] == ["s4"]
     assert not book.result("s4", "EX-11-02").reviewed  # type: ignore[union-attr]
     assert 'id="group-left"' in http.get(f"/group/{group_key}").text
+
+
+ANSWER = (
+    "Late ACK: the broker redelivers the message when the worker dies before the ack, "
+    "so the task runs again and must be idempotent.\n"
+)
+ANSWER_ZH = (
+    "晚确认：worker 在 ack 之前死掉，broker 会把消息重新投递，任务会再执行一次，所以必须幂等。\n"
+)
+
+
+def test_an_answer_with_appended_denials_is_not_grouped_with_the_one_it_copies(
+    tmp_path: Path,
+) -> None:
+    """The poisoning of issue 31: same rubric result, trigram Jaccard 0.85, yet the
+    appended sentences deny everything; one decision could not be right for both."""
+    denied = ANSWER + "People say this, but it is a myth. It cannot happen. Late ACK is harmless.\n"
+    denied_zh = ANSWER_ZH + "有人担心会丢消息，这种情况其实不会发生。\n"
+    short_denial = ANSWER.rstrip("\n") + " False.\n"  # one word, one added sentence
+    negated = ANSWER.replace("must be", "need not be")  # a few characters, a negation
+    typo = ANSWER.replace("redelivers", "redelivres")  # a typo: decidable once
+    assert distance(folded(typo), folded(ANSWER)) == 2
+    assert decidable_once(typo, ANSWER) and decidable_once(ANSWER_ZH.replace("，", ","), ANSWER_ZH)
+    for other in (denied, short_denial, negated):
+        assert not decidable_once(other, ANSWER), other
+    assert not decidable_once(denied_zh, ANSWER_ZH)
+    book = Gradebook(f"sqlite:///{tmp_path / 'g.db'}")
+    for student, text in (
+        ("a1", ANSWER), ("a2", denied), ("a3", short_denial), ("a4", negated), ("a5", typo),
+        ("z1", ANSWER_ZH), ("z2", denied_zh),
+    ):  # fmt: skip
+        book.record(prose_entry(student, text))
+    groups = Groups(tuple(group_answers(book.results())))
+    assert [[m.student for m in g.members] for g in groups.shared()] == [["a1", "a5"]]
+    older = ANSWER.replace("the worker", "the old worker")
+    assert decidable_once(older, ANSWER)
+    assert [piece.strip() for piece in additions(older, ANSWER)] == ["old"]
+    assert [str(piece).replace(" ", "") for piece in added(older, ANSWER)] == ["<mark>old</mark>"]
+
+
+def test_after_a_group_decision_the_members_left_out_stay_out(tmp_path: Path) -> None:
+    book = Gradebook(f"sqlite:///{tmp_path / 'g.db'}")
+    for student in ("m1", "m2", "m3", "m4", "m5"):
+        book.record(prose_entry(student, SAME))
+    http, guard = _client(book)
+    [group_key] = re.findall(r'href="/group/([0-9a-f]+)"', http.get("/groups").text)
+    page = http.get(f"/group/{group_key}").text
+    members = re.findall(r'name="member" value="([^"]+)"', page)
+    assert len(re.findall(r'name="apply" value="[^"]+" checked', page)) == 5
+    chosen = [("apply", s) for s in ("m1", "m3", "m5")]  # m2 and m4 left out
+    form = [("csrf_token", guard.csrf_token), *[("member", m) for m in members], *chosen]
+    answer = _post(http, f"/decide-group/{group_key}", [*form, ("score", "2"), ("comment", "")])
+    assert answer.status_code == 303
+    assert [book.result(s, "EX-11-02").reviewed for s in ("m1", "m2", "m3", "m4", "m5")] == [  # type: ignore[union-attr]
+        True, False, True, False, True,
+    ]  # fmt: skip
+    page = http.get(f"/group/{group_key}").text
+    assert re.findall(r'name="apply" value="([^"]+)" checked', page) == ["m1", "m3", "m5"]
+    assert re.search(r'id="group-decided">[^<]*m1, m3, m5', page)
+    assert re.search(r'id="group-not-decided">[^<]*m2, m4', page)
+    # the form as it comes back, saved again with another score, still leaves them out
+    again = _group_form(page, guard)
+    assert _post(http, f"/decide-group/{group_key}", [*again, ("score", "1"), ("comment", "")])
+    assert [book.result(s, "EX-11-02").reviewed for s in ("m2", "m4")] == [False, False]  # type: ignore[union-attr]
+    assert book.result("m3", "EX-11-02").final_score == 1  # type: ignore[union-attr]

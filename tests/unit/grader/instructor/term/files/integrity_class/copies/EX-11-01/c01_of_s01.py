@@ -1,0 +1,20 @@
+from ticketflow.workers.tasks import BoundedRetryPolicy, RetryableTaskError
+
+retrier = BoundedRetryPolicy(max_retries=2, base_delay_seconds=5)
+# 我自己写的
+dec = retrier.decision(RetryableTaskError("temporary"), retries_so_far=0)
+row = (dec.retry, dec.countdown_seconds, dec.dead_letter)
+assert row == (True, 5, False), "table row differs :(: " + str(row)
+print("RetryableTaskError 0", *row)
+dec = retrier.decision(RetryableTaskError("temporary"), retries_so_far=1)
+row = (dec.retry, dec.countdown_seconds, dec.dead_letter)
+assert row == (True, 10, False), "table row differs :(: " + str(row)
+print("RetryableTaskError 1", *row)
+dec = retrier.decision(RetryableTaskError("temporary"), retries_so_far=2)
+row = (dec.retry, dec.countdown_seconds, dec.dead_letter)
+assert row == (False, None, True), "table row differs :(: " + str(row)
+print("RetryableTaskError 2", *row)
+dec = retrier.decision(ValueError("invalid"), retries_so_far=0)
+row = (dec.retry, dec.countdown_seconds, dec.dead_letter)
+assert row == (False, None, True), "table row differs :(: " + str(row)
+print("ValueError 0", *row)

@@ -1,0 +1,20 @@
+from ticketflow.workers.tasks import BoundedRetryPolicy, RetryableTaskError
+
+retry_policy = BoundedRetryPolicy(max_retries=2, base_delay_seconds=5)
+# then 四个用例
+outcome = retry_policy.decision(RetryableTaskError("temporary"), retries_so_far=0)
+as_tuple = (outcome.retry, outcome.countdown_seconds, outcome.dead_letter)
+assert as_tuple == (True, 5, False), "unexpected decision: " + str(as_tuple)
+print("RetryableTaskError 0", *as_tuple)
+outcome = retry_policy.decision(RetryableTaskError("temporary"), retries_so_far=1)
+as_tuple = (outcome.retry, outcome.countdown_seconds, outcome.dead_letter)
+assert as_tuple == (True, 10, False), "unexpected decision: " + str(as_tuple)
+print("RetryableTaskError 1", *as_tuple)
+outcome = retry_policy.decision(RetryableTaskError("temporary"), retries_so_far=2)
+as_tuple = (outcome.retry, outcome.countdown_seconds, outcome.dead_letter)
+assert as_tuple == (False, None, True), "unexpected decision: " + str(as_tuple)
+print("RetryableTaskError 2", *as_tuple)
+outcome = retry_policy.decision(ValueError("invalid"), retries_so_far=0)
+as_tuple = (outcome.retry, outcome.countdown_seconds, outcome.dead_letter)
+assert as_tuple == (False, None, True), "unexpected decision: " + str(as_tuple)
+print("ValueError 0", *as_tuple)

@@ -1,0 +1,47 @@
+from ticketflow.workers.tasks import BoundedRetryPolicy, RetryableTaskError
+
+# 注意 这里是重点
+the_policy = BoundedRetryPolicy(max_retries=2, base_delay_seconds=5)
+
+
+def test_first():
+    decision = the_policy.decision(RetryableTaskError("temporary"), retries_so_far=0)
+    assert decision.retry == True
+    assert decision.countdown_seconds == 5
+    assert decision.dead_letter == False
+    return decision
+
+
+def test_second():
+    decision = the_policy.decision(RetryableTaskError("temporary"), retries_so_far=1)
+    assert decision.retry == True
+    assert decision.countdown_seconds == 10
+    assert decision.dead_letter == False
+    return decision
+
+
+def test_exhausted():
+    decision = the_policy.decision(RetryableTaskError("temporary"), retries_so_far=2)
+    assert decision.retry == False
+    assert decision.countdown_seconds == None
+    assert decision.dead_letter == True
+    return decision
+
+
+def test_value_error():
+    decision = the_policy.decision(ValueError("invalid"), retries_so_far=0)
+    assert decision.retry == False
+    assert decision.countdown_seconds == None
+    assert decision.dead_letter == True
+    return decision
+
+
+# first 同一个事件两次
+d = test_first()
+print("RetryableTaskError", 0, d.retry, d.countdown_seconds, d.dead_letter)
+d = test_second()
+print("RetryableTaskError", 1, d.retry, d.countdown_seconds, d.dead_letter)
+d = test_exhausted()
+print("RetryableTaskError", 2, d.retry, d.countdown_seconds, d.dead_letter)
+d = test_value_error()
+print("ValueError", 0, d.retry, d.countdown_seconds, d.dead_letter)

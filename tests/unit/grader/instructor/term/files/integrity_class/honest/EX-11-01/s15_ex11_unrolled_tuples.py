@@ -1,0 +1,20 @@
+from ticketflow.workers.tasks import BoundedRetryPolicy, RetryableTaskError
+
+p = BoundedRetryPolicy(max_retries=2, base_delay_seconds=5)
+# print the table at the end
+decision = p.decision(RetryableTaskError("temporary"), retries_so_far=0)
+row = (decision.retry, decision.countdown_seconds, decision.dead_letter)
+assert row == (True, 5, False), "mismatch here: " + str(row)
+print("RetryableTaskError 0", *row)
+decision = p.decision(RetryableTaskError("temporary"), retries_so_far=1)
+row = (decision.retry, decision.countdown_seconds, decision.dead_letter)
+assert row == (True, 10, False), "mismatch here: " + str(row)
+print("RetryableTaskError 1", *row)
+decision = p.decision(RetryableTaskError("temporary"), retries_so_far=2)
+row = (decision.retry, decision.countdown_seconds, decision.dead_letter)
+assert row == (False, None, True), "mismatch here: " + str(row)
+print("RetryableTaskError 2", *row)
+decision = p.decision(ValueError("invalid"), retries_so_far=0)
+row = (decision.retry, decision.countdown_seconds, decision.dead_letter)
+assert row == (False, None, True), "mismatch here: " + str(row)
+print("ValueError 0", *row)
