@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, TypeVar
 
@@ -36,6 +36,8 @@ class Snapshot:
     results: tuple[ResultView, ...]
     #: The roster's ids (empty: no roster), for telling stray ids from students.
     roster: frozenset[str] = frozenset()
+    #: id -> "name · section" from the roster, shown beside the id on every page.
+    names: Mapping[str, str] = field(default_factory=dict)
 
     @cached_property
     def by_key(self) -> dict[Key, ResultView]:
@@ -182,7 +184,14 @@ class ClassData:
                     )
                 )
             }
-            listed = frozenset(connection.scalars(select(RosterEntry.student)))
+            people = connection.execute(
+                select(RosterEntry.student, RosterEntry.name, RosterEntry.section)
+            ).all()
+            listed = frozenset(row.student for row in people)
+            names = {
+                row.student: " · ".join(part for part in (row.name, row.section) if part)
+                for row in people
+            }
             lateness: dict[tuple[str, str, str], tuple[float, float]] = {
                 (row.student, row.exercise, row.content_sha256): (row.penalty, row.late_by_seconds)
                 for row in connection.execute(
@@ -211,7 +220,7 @@ class ClassData:
         self._views, self._pointers, self._reviews = views, pointers, reviews
         self._lateness = lateness
         ordered = sorted(views.items())
-        self._snapshot = Snapshot(tuple(view for _, view in ordered), listed)
+        self._snapshot = Snapshot(tuple(view for _, view in ordered), listed, names)
 
 
 def _moved(before: Mapping[K, object], after: Mapping[K, object]) -> set[K]:

@@ -10,7 +10,8 @@ from functools import cache
 from typing import Any
 from urllib.parse import parse_qsl, urlencode
 
-from jinja2 import ChoiceLoader, Environment, PackageLoader, select_autoescape
+from jinja2 import ChoiceLoader, Environment, PackageLoader, pass_context, select_autoescape
+from jinja2.runtime import Context
 
 from grader.instructor.review.details import check_title, concept_note, concept_state
 from grader.judge.results import Message
@@ -40,6 +41,7 @@ def environment() -> Environment:
     env.globals["concept_note"] = concept_note
     env.globals["STATUS_SYMBOLS"] = STATUS_SYMBOLS
     env.globals["lang_query"] = lang_query
+    env.globals["who"] = who
     return env
 
 
@@ -84,6 +86,13 @@ def translators(lang: str) -> dict[str, Callable[..., str]]:
         return render_message(message_id, params, lang)
 
     return {"t": t, "label": label}
+
+
+@pass_context
+def who(context: Context, student: str) -> str:
+    """The roster's "name · section" of ``student`` ("" off the roster); autoescaped."""
+    names: Mapping[str, str] = context.get("names") or {}
+    return names.get(student, "")
 
 
 def render(name: str, lang: str, context: Mapping[str, Any]) -> str:

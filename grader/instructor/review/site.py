@@ -103,6 +103,7 @@ class Site:
             "csrf_token": self.settings.guard.csrf_token,
             "reviewer": self.settings.reviewer,
             "left": snapshot.left,
+            "names": snapshot.names,
             "path": request.url.path,
             "query": request.url.query,
         }

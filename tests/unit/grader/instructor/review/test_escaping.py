@@ -64,3 +64,20 @@ def test_a_hostile_name_in_a_zip_manifest_is_escaped(tmp_path: Path) -> None:
     assert "manifest names another student" in page
     assert "<img src=x onerror" not in page and "\x1b" not in page
     assert "&lt;img src=x onerror=alert(4)&gt;" in page
+
+
+def test_roster_names_stand_beside_ids_escaped_on_every_page(tmp_path: Path) -> None:
+    """Names come from an LMS export (anyone may type one): shown, as text, beside the id."""
+    from grader.instructor.term.roster import Student
+    from grader.instructor.term.store import import_roster
+
+    made = client(tmp_path)
+    hostile = "王小明<script>alert(5)</script>"
+    import_roster(made.book, [Student("alice", hostile, section="Section <b>A</b>")])
+    http = made.signed_in()
+    for path in ("/", "/s/alice/EX-11-02", "/queue/alice/EX-11-02"):
+        page = http.get(path).text
+        assert "<script>alert(5)" not in page and "<b>A</b>" not in page, path
+        assert (
+            "王小明&lt;script&gt;alert(5)&lt;/script&gt; · Section &lt;b&gt;A&lt;/b&gt;" in page
+        ), path
