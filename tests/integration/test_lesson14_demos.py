@@ -102,8 +102,10 @@ def test_inspect_sees_the_running_task_unacknowledged(tmp_path: Path) -> None:
     needs("RabbitMQ")
     from ticketflow_lab.observability import run_inspect
 
-    active, reserved, stats, registered = run_inspect(tmp_path)
+    active, reserved, stats, registered, held, within = run_inspect(tmp_path)
     assert "args=['being-inspected'] acknowledged=False" in active
-    assert reserved.startswith("reserved:   []")
+    assert reserved == "reserved:   0 条"
+    assert held.endswith("问之前 broker 队列里在等 3 条")
+    assert within.endswith("：True")
     assert "prefetch_count=1" in stats
     assert "lesson14.hold" in registered

@@ -44,6 +44,8 @@ NEEDS = {
     "child-loss": ("RabbitMQ",),
     "canvas": ("Redis",),
     "result-backend": ("Redis",),
+    "pickle-dlx": ("RabbitMQ",),
+    "article-config": ("RabbitMQ",),
 }
 MEASURED = re.compile(r"^measured this run:.*$", re.MULTILINE)
 

@@ -131,7 +131,12 @@ def test_trim_inspect_keeps_what_the_lesson_discusses() -> None:
     }
     lines = trim_inspect(replies)
     assert lines[0].startswith("active:     lesson14.hold args=['k'] acknowledged=False")
+    assert lines[1] == "reserved:   0 条"
     assert lines[-1] == "registered: lesson14.hold"
+    held_back = trim_inspect({**replies, "sent": 4, "queued": 3})
+    assert held_back[-1] == "Worker 手里的消息不超过预取窗口 prefetch_count=1：True"
+    hoarded = {**replies, "reserved": [{}, {}], "sent": 4, "queued": 1}
+    assert trim_inspect(hoarded)[-1].endswith("prefetch_count=1：False")
 
 
 def test_describe_events_tells_a_redelivery_from_a_retry() -> None:
@@ -177,6 +182,6 @@ def test_the_pickle_payload_names_its_callable_and_is_refused_before_it_runs(
 
 def test_the_catch_all_retries_a_bug_and_the_policy_does_not() -> None:
     lines = run_catch_all()
-    assert "runs: 4" in lines[1] and "[60, 60, 60] = 180 s" in lines[1]
-    assert "FAILURE KeyError" in lines[2]
+    assert "执行 4 次" in lines[1] and "[60, 60, 60] = 为一个 bug 白等 180 s" in lines[1]
+    assert "FAILURE KeyError" in lines[2] and "没有 broker" in lines[2]
     assert "retry=False dead_letter=True" in lines[4]
