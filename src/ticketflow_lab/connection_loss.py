@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
+from ticketflow_lab.forked import in_forked_child
 from ticketflow_lab.lesson14_app import CANCEL_ENV
 from ticketflow_lab.lesson14_workers import WorkerSet
 from ticketflow_lab.live_services import url
@@ -52,6 +53,11 @@ def proxied(broker_url: str, port: int) -> str:
 
 
 def run_warning_moments(folder: Path, *, timeout: float = 20.0) -> WarningMoments:
+    """``observe_warning_moments`` in a forked child (``forked.in_forked_child``)."""
+    return in_forked_child(observe_warning_moments, folder, timeout=timeout)
+
+
+def observe_warning_moments(folder: Path, *, timeout: float = 20.0) -> WarningMoments:
     broker = url("RabbitMQ")
     parts = urlsplit(broker)
     with (

@@ -26,6 +26,7 @@ REMOTE_SELECTOR = (
     "test_worker_loss_redelivers_then_bounded_retry_dead_letters"
 )
 TIMING = re.compile(r" in \d+(\.\d+)?s( \([0-9:]+\))?")
+COLOUR = re.compile(r"\x1b\[[0-9;]*m")
 
 
 def command(selector: str) -> list[str]:
@@ -38,7 +39,8 @@ def shown(selector: str) -> str:
 
 def without_timing(output: str) -> list[str]:
     """pytest's lines, the timing taken out (pure, tested alone)."""
-    return [TIMING.sub("", line).rstrip() for line in output.splitlines() if line.strip()]
+    plain = COLOUR.sub("", output)
+    return [TIMING.sub("", line).rstrip() for line in plain.splitlines() if line.strip()]
 
 
 def run_pytest(selector: str, *, root: Path = COURSE_ROOT, timeout: float = 600.0) -> list[str]:
@@ -49,7 +51,8 @@ def run_pytest(selector: str, *, root: Path = COURSE_ROOT, timeout: float = 600.
     done = subprocess.run(
         command(selector),
         cwd=root,
-        env={**os.environ, "PYTEST_ADDOPTS": "-p no:cacheprovider"},  # write nothing there
+        # Write nothing into the course (no cache folder) and print no colour codes.
+        env={**os.environ, "PYTEST_ADDOPTS": "-p no:cacheprovider", "PY_COLORS": "0"},
         capture_output=True,
         text=True,
         encoding="utf-8",

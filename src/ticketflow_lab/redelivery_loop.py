@@ -7,8 +7,10 @@ process after each death, and a redelivery does not count as a retry: ``max_retr
 never sees it. Lesson 12 runs it on a real prefork worker (in-process ``start_worker``,
 ``memory://``), twice:
 
-* **unguarded**: the task dies on every run; the run is stopped after ``LOOP_RUNS`` runs,
-  and the message is still there, waiting for the next one;
+* **unguarded**: the task dies on every run. After ``LOOP_RUNS`` runs the demo "deploys a
+  fix" (a marker file the task checks): only then does a delivery return and the message
+  get ACKed. (Stopping the worker in the middle of the loop instead leaves a pool process
+  being respawned as the worker stops, which hangs the kernel's exit.)
 * **guarded**: before the work, the task counts the attempt in a receipt table of its own
   (``delivery_attempts``, one row per business event id, committed in its own
   transaction so a death after it still counts). From the ``max_attempts + 1``-th
@@ -21,6 +23,7 @@ folder, so the pool processes and this process see the same rows.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import signal
 import time
@@ -88,6 +91,7 @@ class LoopRun:
     guarded: bool
     runs: int
     crashes: int
+    crashes_before_fix: int
     pids: int
     still_queued: int
     dead_letters: list[tuple[str, str, int]]
@@ -98,9 +102,11 @@ class LoopRun:
         """Conclusions as booleans and counts that do not depend on timing."""
         if not self.guarded:
             return [
-                f"没有守卫：执行了 {LOOP_RUNS} 次还在继续（停下 Worker 时消息仍在队列里）："
-                f"{self.runs >= LOOP_RUNS and self.still_queued == 1}",
-                f"  每次都死在一个新的池进程里：{self.pids == self.runs == self.crashes}",
+                f"没有守卫：池进程连死 {LOOP_RUNS} 次，消息还在一次次重投："
+                f"{self.crashes_before_fix >= LOOP_RUNS}",
+                f"  每次都在一个新的池进程里：{self.pids == self.runs}",
+                "  直到我们“部署修复”（让任务不再崩溃），下一次投递才正常返回，消息被确认："
+                f"{self.still_queued == 0 and self.runs == self.crashes + 1}",
                 "  每次执行看到的 request.retries 都是 0（重投不是重试，max_retries 拦不住它）："
                 f"{set(self.retries_seen) == {0}}",
             ]
@@ -131,8 +137,43 @@ def run_loop(
     guarded: bool,
     timeout: float = 60.0,
 ) -> LoopRun:
+    """``run_in_this_process`` in a forked child of its own, its result sent back.
+
+    The worker, its pool and the processes the task kills itself in all live and die in
+    that child, which leaves through ``os._exit``: the kernel that asked keeps nothing of
+    them (a kernel that hosted this loop itself hung at exit, its temporary folders left).
+    """
+    fork = multiprocessing.get_context("fork")
+    results = fork.SimpleQueue()
+
+    def child() -> None:
+        try:
+            results.put(
+                run_in_this_process(folder, note, entries, guarded=guarded, timeout=timeout)
+            )
+        except Exception as error:  # reported in the kernel, not lost in the child
+            results.put(RuntimeError(f"{type(error).__name__}: {error}"))
+
+    process = fork.Process(target=child, name="lesson12-redelivery-loop")
+    process.start()
+    result: LoopRun | RuntimeError = results.get()
+    process.join(timeout=30)
+    if isinstance(result, RuntimeError):
+        raise result
+    return result
+
+
+def run_in_this_process(
+    folder: Path,
+    note: Callable[..., None],
+    entries: Callable[[], list[dict[str, Any]]],
+    *,
+    guarded: bool,
+    timeout: float = 60.0,
+) -> LoopRun:
     """One real prefork worker, one message whose task kills its own pool process."""
     database = f"sqlite:///{folder / 'attempts.db'}"
+    fixed = folder / "fixed"
     engine = sa.create_engine(database, poolclass=sa.NullPool)
     metadata.create_all(engine)
     queue = unique_name("lesson12.loop")
@@ -153,12 +194,15 @@ def run_loop(
                 dead_letter_once(engine, event_id, attempts)
                 note("guarded", event_id=event_id, attempts=attempts)
                 return "dead_lettered"  # returns: the late ACK ends the loop
+        if fixed.exists():  # the demo's "fix": the loop ends only because we stepped in
+            note("fixed", event_id=event_id, retries=task.request.retries)
+            return "fixed"
         note("started", event_id=event_id, retries=task.request.retries)
         os.kill(os.getpid(), signal.SIGKILL)  # dies like a segfault: every time
         return "unreachable"
 
     def runs() -> list[dict[str, Any]]:
-        return [e for e in entries() if e["kind"] in ("started", "guarded")]
+        return [e for e in entries() if e["kind"] in ("started", "guarded", "fixed")]
 
     with start_worker(
         app,
@@ -174,8 +218,13 @@ def run_loop(
             if time.monotonic() > deadline:
                 raise TimeoutError(f"the loop did not reach its end within {timeout} s")
             time.sleep(0.05)
-        if guarded:
-            time.sleep(1.0)  # an observation window: would it run again?
+        if not guarded:
+            fixed.touch()  # step in: without this the loop would go on
+            while not any(e["kind"] == "fixed" for e in runs()):
+                if time.monotonic() > deadline:
+                    raise TimeoutError(f"the fixed task did not run within {timeout} s")
+                time.sleep(0.05)
+        time.sleep(1.0)  # an observation window: would it run again?
         worker.stop(in_sighandler=False)
     with app.connection_for_write() as connection:
         still_queued = connection.default_channel.queue_declare(queue, passive=True).message_count
@@ -190,12 +239,22 @@ def run_loop(
         guarded=guarded,
         runs=len(seen),
         crashes=sum(e["kind"] == "started" for e in seen),
+        crashes_before_fix=_crashes_before(seen, "fixed"),
         pids=len({e["pid"] for e in seen}),
         still_queued=int(still_queued),
         dead_letters=[(row.event_id, row.reason, row.attempts) for row in letters],
         attempts_counted=counted if guarded else None,
         retries_seen=[e["retries"] for e in seen if e["kind"] == "started"],
     )
+
+
+def _crashes_before(runs: list[dict[str, Any]], kind: str) -> int:
+    count = 0
+    for entry in runs:
+        if entry["kind"] == kind:
+            break
+        count += entry["kind"] == "started"
+    return count
 
 
 def _done(runs: list[dict[str, Any]], guarded: bool) -> bool:

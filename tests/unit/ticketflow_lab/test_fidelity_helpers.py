@@ -36,6 +36,7 @@ def loop(**fields: object) -> LoopRun:
         "guarded": True,
         "runs": MAX_ATTEMPTS + 1,
         "crashes": MAX_ATTEMPTS,
+        "crashes_before_fix": MAX_ATTEMPTS,
         "pids": MAX_ATTEMPTS + 1,
         "still_queued": 0,
         "dead_letters": [("evt", "redelivery_limit", MAX_ATTEMPTS + 1)],
@@ -54,13 +55,12 @@ def test_the_loop_counts_as_bounded_only_when_the_guard_ended_it() -> None:
 
 
 def test_the_unguarded_loop_report_says_it_goes_on() -> None:
-    going_on = loop(guarded=False, runs=5, crashes=5, pids=5, still_queued=1, retries_seen=[0] * 5)
-    assert going_on.report()[0].endswith("：True")
-    assert going_on.report()[2].endswith("：True")  # retries stayed 0
-    stopped = loop(guarded=False, runs=5, crashes=5, pids=5, still_queued=0)
-    assert stopped.report()[0].endswith("：False")
-    retried = loop(guarded=False, runs=5, crashes=5, pids=5, still_queued=1, retries_seen=[0, 1])
-    assert retried.report()[2].endswith("：False")
+    fields = {"guarded": False, "runs": 6, "crashes": 5, "crashes_before_fix": 5, "pids": 6}
+    going_on = loop(**fields, retries_seen=[0] * 5)
+    assert [line.endswith("：True") for line in going_on.report()] == [True, True, True, True]
+    assert loop(**{**fields, "crashes_before_fix": 2}).report()[0].endswith("：False")
+    assert loop(**fields, still_queued=1).report()[2].endswith("：False")  # never ACKed
+    assert loop(**fields, retries_seen=[0, 1]).report()[3].endswith("：False")
 
 
 def test_the_warning_report_names_each_moment() -> None:
@@ -113,4 +113,5 @@ def test_article_stats_agree_only_with_the_article_config() -> None:
 def test_pytest_timing_is_removed_and_the_rest_kept() -> None:
     assert without_timing(".   [100%]\n1 passed in 0.41s\n") == [".   [100%]", "1 passed"]
     assert without_timing("1 passed in 61.81s (0:01:01)") == ["1 passed"]
+    assert without_timing("\x1b[32m1 passed\x1b[0m\x1b[32m in 0.1s\x1b[0m") == ["1 passed"]
     assert shown(LOCAL_SELECTOR).startswith("$ python -m pytest tests/unit/test_messaging_core.py")
