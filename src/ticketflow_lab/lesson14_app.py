@@ -121,6 +121,8 @@ def build_app(env: Mapping[str, str]) -> Any:
     register(app, journal)
     if env.get(DATABASE_ENV):
         register_steps(app, journal, env[DATABASE_ENV])
+    if env.get(RESULT_BACKEND_ENV):
+        register_article_dedupe(app, journal)
     return app
 
 
@@ -236,3 +238,14 @@ def register_steps(app: Any, journal: Path | None, database_url: str) -> None:
     def summarize(results: list[dict[str, Any]], key: str) -> str:
         note(journal, "body_ran", key=key, seen=[r["step"] for r in results])
         return f"{key}: {len(results)} steps done"
+
+
+def register_article_dedupe(app: Any, journal: Path | None) -> None:
+    """``lesson14.idempotent_notify``: the article's ``IdempotentTask`` on this app's backend."""
+    from ticketflow_lab.article_idempotent import IdempotentTask
+
+    @app.task(name="lesson14.idempotent_notify", base=IdempotentTask, bind=True, shared=False)  # type: ignore[untyped-decorator]
+    def idempotent_notify(task: Any, event_id: str, hold: float = 0.0) -> dict[str, Any]:
+        note(journal, "notified", key=event_id, task_id=task.request.id)  # the side effect
+        time.sleep(hold)  # hold: lets a second copy start before this one stores its result
+        return {"event_id": event_id, "sent": True}

@@ -110,8 +110,8 @@ def trim_inspect(replies: dict[str, Any]) -> list[str]:
     lines = []
     for task in replies["active"]:
         lines.append(
-            f"active:     {task['name']} args={task['args']} "
-            f"acknowledged={task['acknowledged']}（晚 ACK：任务返回之前不确认）"
+            f"active:     {task['name']} acknowledged={task['acknowledged']}"
+            "（晚 ACK：任务返回之前不确认）"
         )
     stats = replies["stats"]
     pool = stats["pool"]

@@ -46,6 +46,7 @@ NEEDS = {
     "result-backend": ("Redis",),
     "pickle-dlx": ("RabbitMQ",),
     "article-config": ("RabbitMQ",),
+    "article-idempotent": ("Redis",),
 }
 MEASURED = re.compile(r"^measured this run:.*$", re.MULTILINE)
 

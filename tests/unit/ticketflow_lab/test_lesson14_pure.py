@@ -84,20 +84,20 @@ def entry(hostname: str, t: float, redelivered: bool | None = None) -> dict[str,
 
 def test_redis_conclusion_is_true_only_after_the_visibility_timeout() -> None:
     waited = Redelivery("Redis", 3.0, 100.0, 100.2, entry("a", 100.1), entry("b", 103.3, True))
-    assert "since it was sent: True" in waited.conclusions()[-1]
+    assert "才重投：True" in waited.conclusions()[-1]
     early = Redelivery("Redis", 3.0, 100.0, 100.2, entry("a", 100.1), entry("b", 101.0, True))
-    assert "since it was sent: False" in early.conclusions()[-1]
+    assert "才重投：False" in early.conclusions()[-1]
 
 
 def test_rabbitmq_conclusion_says_whether_it_was_at_once_and_elsewhere() -> None:
     quick = Redelivery("RabbitMQ", None, 10.0, 10.5, entry("a", 10.1), entry("b", 10.6, True))
-    assert "(the connection closed, so the broker requeued): True" in quick.conclusions()[-1]
-    assert "second run on the other worker: True" in quick.conclusions()[1]
+    assert "（连接一断，broker 就把消息退回队列）：True" in quick.conclusions()[-1]
+    assert "第二次执行在另一个 Worker 上：True" in quick.conclusions()[1]
     slow = Redelivery("RabbitMQ", None, 10.0, 10.5, entry("a", 10.1), entry("a", 13.0, True))
-    assert "requeued): False" in slow.conclusions()[-1]
-    assert "other worker: False" in slow.conclusions()[1]
+    assert "退回队列）：False" in slow.conclusions()[-1]
+    assert "另一个 Worker 上：False" in slow.conclusions()[1]
     lost = Redelivery("RabbitMQ", None, 10.0, 10.5, entry("a", 10.1), None)
-    assert "the message is lost" in lost.conclusions()[-1]
+    assert "消息丢了" in lost.conclusions()[-1]
 
 
 def test_dead_letter_report_marks_only_what_reached_the_dlq() -> None:
@@ -109,13 +109,13 @@ def test_dead_letter_report_marks_only_what_reached_the_dlq() -> None:
         ],
     )
     rows = run.report()[1:4]
-    assert [row.split()[-1] for row in rows] == ["yes", "(gone)", "(gone)"]
+    assert [row.split()[-1] for row in rows] == ["是", "否（消失）", "否（消失）"]
 
 
 def test_child_loss_conclusions() -> None:
-    assert ChildLoss(True, 2, [False, True], 0).conclusion().endswith("requeued and run again")
-    assert ChildLoss(False, 1, [False], 0).conclusion().endswith("main process: gone")
-    assert "not run again" in ChildLoss(True, 1, [False], 1).conclusion()
+    assert ChildLoss(True, 2, [False, True], 0).conclusion().endswith("退回队列，又执行了一次")
+    assert ChildLoss(False, 1, [False], 0).conclusion().endswith("主进程确认：消息没了")
+    assert "没有再执行" in ChildLoss(True, 1, [False], 1).conclusion()
 
 
 def test_trim_inspect_keeps_what_the_lesson_discusses() -> None:
@@ -130,7 +130,7 @@ def test_trim_inspect_keeps_what_the_lesson_discusses() -> None:
         "registered": ["celery.chord_unlock", "lesson14.hold"],
     }
     lines = trim_inspect(replies)
-    assert lines[0].startswith("active:     lesson14.hold args=['k'] acknowledged=False")
+    assert lines[0].startswith("active:     lesson14.hold acknowledged=False")
     assert lines[1] == "reserved:   0 条"
     assert lines[-1] == "registered: lesson14.hold"
     held_back = trim_inspect({**replies, "sent": 4, "queued": 3})
