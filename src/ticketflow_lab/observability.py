@@ -261,5 +261,5 @@ def describe_events(by_task: dict[str, list[dict[str, Any]]]) -> list[str]:
             elif kind == "received" and event.get("retries"):
                 kind += f"(retries={event['retries']})"
             steps.append(kind)
-        lines.append(f"{name}: published {sent}x; worker: " + " -> ".join(steps))
+        lines.append(f"{name}：发布 {sent} 次；Worker 的事件：" + " -> ".join(steps))
     return lines

@@ -155,8 +155,8 @@ def test_describe_events_tells_a_redelivery_from_a_retry() -> None:
         }
     )
     assert lines == [
-        "lesson14.hold: published 0x; worker: received -> rejected(requeue=True) -> received",
-        "lesson14.flaky: published 1x; worker: retried(ConnectionError) -> received(retries=1)",
+        "lesson14.hold：发布 0 次；Worker 的事件：received -> rejected(requeue=True) -> received",
+        "lesson14.flaky：发布 1 次；Worker 的事件：retried(ConnectionError) -> received(retries=1)",
     ]
 
 
