@@ -7,6 +7,8 @@ A real worker (``lesson14_app`` on Redis, with a Redis result backend) runs
 * chord: four header steps, two of which fail. The body never runs (the chord's result
   is a ``ChordError``), but the two good steps have committed their effects: nothing
   undoes them;
+* group: three steps side by side, the middle one failing. The group's result holds one
+  failure and two successes; the two effects stay committed;
 * chain: ``reserve -> charge -> notify`` where ``charge`` fails. ``reserve`` stays done,
   ``notify`` never runs, and the chain has no rollback;
 * the receipt per step makes the way out safe: run the whole chain again once the cause
@@ -26,6 +28,7 @@ from ticketflow_lab.two_workers import redis_transport
 
 CHORD_STEPS = (("a", False), ("b", True), ("c", False), ("d", True))
 CHAIN_STEPS = ("reserve", "charge", "notify")
+GROUP_STEPS = (("x", False), ("y", True), ("z", False))
 
 
 @dataclass
@@ -37,7 +40,7 @@ class CanvasRun:
 
 
 def run_canvas(folder: Path, *, timeout: float = 12.0) -> CanvasRun:
-    from celery import chain, chord
+    from celery import chain, chord, group
 
     run = CanvasRun()
     broker = url("Redis")
@@ -60,30 +63,37 @@ def run_canvas(folder: Path, *, timeout: float = 12.0) -> CanvasRun:
         outcome = chord(header, body).apply_async()
         outcome.get(timeout=timeout, propagate=False)
         done = _steps(workers, "order-1")
-        run.say("chord: header a, b, c, d with b and d failing; body = summarize")
-        run.say(f"  header steps whose effect was committed: {done}")
-        run.say(f"  body ran: {_body_ran(workers, 'order-1')}")
-        run.say(f"  chord result: {outcome.state} {type(outcome.result).__name__}")
+        run.say("chord：header 是 a、b、c、d，其中 b、d 失败；body 是 summarize")
+        run.say(f"  效果已提交的 header 步骤：{done}")
+        run.say(f"  body 运行过：{_body_ran(workers, 'order-1')}")
+        run.say(f"  chord 的结果：{outcome.state} {type(outcome.result).__name__}")
+
+        together = group(step("order-3", name, fail) for name, fail in GROUP_STEPS)
+        parts = together.apply_async()
+        parts.get(timeout=timeout, propagate=False)
+        run.say("group：x、y、z 并列执行，其中 y 失败")
+        run.say(f"  各项的状态：{[part.state for part in parts.results]}")
+        run.say(f"  效果已提交的步骤：{_steps(workers, 'order-3')}；没有任何东西撤销 x 和 z")
 
         failing = chain(
             step("order-2", "reserve"), step("order-2", "charge", True), step("order-2", "notify")
         )
         failed = failing.apply_async()
         failed.get(timeout=timeout, propagate=False)
-        run.say("chain: reserve -> charge (fails) -> notify")
-        run.say(f"  steps whose effect was committed: {_steps(workers, 'order-2')}")
-        run.say(
-            f"  notify ran: {'notify' in _steps(workers, 'order-2')}; nothing rolled back reserve"
-        )
+        run.say("chain：reserve -> charge（失败）-> notify")
+        run.say(f"  效果已提交的步骤：{_steps(workers, 'order-2')}")
+        run.say(f"  notify 运行过：{'notify' in _steps(workers, 'order-2')}；reserve 没有被回滚")
 
         fixed = chain(*(step("order-2", name) for name in CHAIN_STEPS)).apply_async()
         fixed.get(timeout=timeout)
         results = [node.get(timeout=timeout) for node in _chain_nodes(fixed)]
-        run.say("the same chain again, charge fixed (every step goes through its receipt):")
+        run.say("修好 charge 后把同一条 chain 再跑一遍（每一步都经过自己的 receipt）：")
         for result in results:
-            verdict = "applied" if result["applied"] else "duplicate (receipt found, no change)"
+            verdict = (
+                "applied（生效）" if result["applied"] else "duplicate（找到 receipt，什么也不改）"
+            )
             run.say(f"  {result['step']:<8} {verdict}")
-        run.say(f"  effects per step: {_effect_counts(database, 'order-2')}")
+        run.say(f"  每一步的效果次数：{_effect_counts(database, 'order-2')}")
     return run
 
 

@@ -3,11 +3,13 @@
 The article's inference task sorts errors into ``ConnectionError`` → retry in 120 s,
 ``ValueError`` → ``Reject``, and everything else → retry in 60 s. A bug (a ``KeyError``
 from a missing field) lands in "everything else": it is retried ``max_retries`` times —
-three minutes of waiting that cannot fix code — and then fails, and a late-ACK task that
-fails is acknowledged: no dead letter, nothing left to replay. ticketflow's policy sends
+three minutes of waiting that cannot fix code — and then fails. ticketflow's policy sends
 the same error to a ``permanent_failure`` dead letter on the first run.
 
-The app is eager (the embedded default): countdowns are recorded, not waited for.
+The app is eager (the embedded default): countdowns are recorded, not waited for, and
+there is no broker, so nothing here is ACKed or rejected. What a real worker does with the
+message of a late-ACK task that failed (it ACKs it) is observed in lesson 14's first
+section, not claimed here.
 """
 
 from __future__ import annotations
@@ -44,12 +46,12 @@ def run_catch_all() -> list[str]:
     decision = BoundedRetryPolicy().decision(KeyError("text"), retries_so_far=0)
     scheduled = countdowns[: len(runs) - 1]  # the last call had no retries left
     return [
-        "article's task, input without 'text' (a KeyError, i.e. a bug):",
-        f"  runs: {len(runs)} (retries seen: {runs}); retries scheduled: {scheduled} "
-        f"= {sum(scheduled)} s of waiting for a bug",
-        f"  final state: {outcome.state} {type(outcome.result).__name__}; with acks_late the "
-        "failed message is ACKed: no dead letter, nothing to replay",
-        "ticketflow's BoundedRetryPolicy for the same KeyError on the first run:",
-        f"  retry={decision.retry} dead_letter={decision.dead_letter} "
-        "-> one run, a permanent_failure dead letter with the original body",
+        "文章的任务，输入里没有 'text'（KeyError，也就是一个 bug）：",
+        f"  执行 {len(runs)} 次（看到的 retries：{runs}）；安排的 retry countdown：{scheduled}"
+        f" = 为一个 bug 白等 {sum(scheduled)} s",
+        f"  最终状态：{outcome.state} {type(outcome.result).__name__}"
+        "（eager 模式：没有 broker，也就没有 ACK 可看）",
+        "ticketflow 的 BoundedRetryPolicy 对第一次出现的同一个 KeyError：",
+        f"  retry={decision.retry} dead_letter={decision.dead_letter}"
+        " -> 只执行一次，写一封 permanent_failure 死信，保留原始 body",
     ]

@@ -55,6 +55,12 @@ def _parser() -> argparse.ArgumentParser:
         help="worker-loss only: run a deliberately wrong configuration, to show what goes wrong",
     )
     parser.add_argument(
+        "--course-limits",
+        action="store_true",
+        help="time-limits only: the task's own 15 s / 20 s limits instead of 4 s / 6 s "
+        "(slower; shows the literal 'Hard time limit (20s) exceeded' line)",
+    )
+    parser.add_argument(
         "--keep-logs", type=Path, metavar="DIR", help="write the worker log and history here"
     )
     return parser
@@ -217,10 +223,16 @@ def _scenario(args: argparse.Namespace) -> Callable[[Any, str, Path], Any]:
         return lambda vhost, url, workdir: run_worker_loss(
             vhost=vhost, database_url=url, workdir=workdir, say=say, broken=args.broken
         )
-    from ticketflow_lab.time_limits import run_time_limits
+    from ticketflow_lab.time_limits import (
+        COURSE_LIMITS,
+        HARD_LIMIT_SECONDS,
+        SOFT_LIMIT_SECONDS,
+        run_time_limits,
+    )
 
+    limits = COURSE_LIMITS if args.course_limits else (SOFT_LIMIT_SECONDS, HARD_LIMIT_SECONDS)
     return lambda vhost, url, workdir: run_time_limits(
-        vhost=vhost, database_url=url, workdir=workdir, say=say
+        vhost=vhost, database_url=url, workdir=workdir, say=say, limits=limits
     )
 
 

@@ -48,18 +48,15 @@ class DeadLetterRun:
         lines = [f"{'task':<22} {'acks_late':<9}  {'raised':<22} runs  in the DLQ"]
         in_dlq = {letter["task"] for letter in self.dead_letters}
         for name, late, raised in CASES:
-            shown = "yes" if name in in_dlq else "no (gone)"
+            shown = "是" if name in in_dlq else "否（消失）"
             runs = self.runs.get(name, 0)
             lines.append(f"{name:<22} {late!s:<9}  {raised:<22} {runs:>4}  {shown}")
-        lines.append(
-            f"work queue after the worker stopped: {self.left_in_work_queue} messages "
-            "(nothing was left unacknowledged)"
-        )
-        lines.append(f"the dead-letter queue holds {len(self.dead_letters)} message(s):")
+        lines.append(f"Worker 停下后原队列里：{self.left_in_work_queue} 条（没有未确认的消息）")
+        lines.append(f"死信队列里有 {len(self.dead_letters)} 条消息：")
         for letter in self.dead_letters:
             lines.append(
                 f"  task={letter['task']} args={letter['args']} x-death reason="
-                f"{letter['reason']} (from the work queue: {letter['from_work_queue']})"
+                f"{letter['reason']}（来自原队列：{letter['from_work_queue']}）"
             )
         return lines
 

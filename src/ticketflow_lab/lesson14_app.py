@@ -12,8 +12,10 @@ Configured from the environment of the worker process (the driver sets it):
 ``LESSON14_BROKER_URL``, ``LESSON14_QUEUE``, ``LESSON14_JOURNAL``, ``LESSON14_TRANSPORT``
 (JSON: broker transport options, e.g. Redis' ``visibility_timeout``) and
 ``LESSON14_REJECT_ON_WORKER_LOST`` (``0`` turns it off) and ``LESSON14_DEAD_LETTER_EXCHANGE``
-(RabbitMQ: the queue is declared with this ``x-dead-letter-exchange``). Importing this module does
-nothing; ``app`` is built on first access.
+(RabbitMQ: the queue is declared with this ``x-dead-letter-exchange``) and
+``LESSON14_ARTICLE_CONFIG`` (``1``: the article's ``worker_concurrency=4`` and 300 s / 360 s
+time limits) and ``LESSON14_CANCEL_ON_CONNECTION_LOSS`` (``0``: Celery's default, off).
+Importing this module does nothing; ``app`` is built on first access.
 """
 
 from __future__ import annotations
@@ -33,6 +35,10 @@ REJECT_ENV = "LESSON14_REJECT_ON_WORKER_LOST"
 DEAD_LETTER_ENV = "LESSON14_DEAD_LETTER_EXCHANGE"
 RESULT_BACKEND_ENV = "LESSON14_RESULT_BACKEND"
 DATABASE_ENV = "LESSON14_DATABASE_URL"
+ARTICLE_ENV = "LESSON14_ARTICLE_CONFIG"
+CANCEL_ENV = "LESSON14_CANCEL_ON_CONNECTION_LOSS"
+#: the article's production configuration where it differs from the course's
+ARTICLE_SETTINGS = {"worker_concurrency": 4, "task_soft_time_limit": 300, "task_time_limit": 360}
 RESULT_EXPIRES_SECONDS = 60
 HOLD_SECONDS = 12.0
 
@@ -89,12 +95,15 @@ def settings_from(env: Mapping[str, str]) -> dict[str, Any]:
             "result_backend_transport_options": transport,
             "result_expires": RESULT_EXPIRES_SECONDS,
         }
+    article = ARTICLE_SETTINGS if env.get(ARTICLE_ENV) == "1" else {}
     return {
         **routing,
         **backend,
+        **article,
         "broker_transport_options": transport,
         "task_default_queue": queue,
         "task_reject_on_worker_lost": env.get(REJECT_ENV, "1") != "0",
+        "worker_cancel_long_running_tasks_on_connection_loss": env.get(CANCEL_ENV, "1") != "0",
         "task_send_sent_event": True,
         "worker_lost_wait": 1.0,
         "worker_hijack_root_logger": True,
@@ -112,6 +121,8 @@ def build_app(env: Mapping[str, str]) -> Any:
     register(app, journal)
     if env.get(DATABASE_ENV):
         register_steps(app, journal, env[DATABASE_ENV])
+    if env.get(RESULT_BACKEND_ENV):
+        register_article_dedupe(app, journal)
     return app
 
 
@@ -225,3 +236,14 @@ def register_steps(app: Any, journal: Path | None, database_url: str) -> None:
     def summarize(results: list[dict[str, Any]], key: str) -> str:
         note(journal, "body_ran", key=key, seen=[r["step"] for r in results])
         return f"{key}: {len(results)} steps done"
+
+
+def register_article_dedupe(app: Any, journal: Path | None) -> None:
+    """``lesson14.idempotent_notify``: the article's ``IdempotentTask`` on this app's backend."""
+    from ticketflow_lab.article_idempotent import IdempotentTask
+
+    @app.task(name="lesson14.idempotent_notify", base=IdempotentTask, bind=True, shared=False)  # type: ignore[untyped-decorator]
+    def idempotent_notify(task: Any, event_id: str, hold: float = 0.0) -> dict[str, Any]:
+        note(journal, "notified", key=event_id, task_id=task.request.id)  # the side effect
+        time.sleep(hold)  # hold: lets a second copy start before this one stores its result
+        return {"event_id": event_id, "sent": True}

@@ -68,8 +68,14 @@ class WorkerSet:
             )
         return self._client
 
-    def start(self, *labels: str, extra_args: Sequence[str] = ()) -> list[str]:
-        """Start one worker per label at once; wait until each says ``ready``."""
+    def start(
+        self, *labels: str, extra_args: Sequence[str] = (), concurrency: int | None = 1
+    ) -> list[str]:
+        """Start one worker per label at once; wait until each says ``ready``.
+
+        ``concurrency=None`` leaves ``--concurrency`` off the command line, so the app's
+        ``worker_concurrency`` setting decides.
+        """
         started = []
         for label in labels:
             nodename = f"{label}-{uuid.uuid4().hex[:6]}@lesson14"
@@ -80,6 +86,7 @@ class WorkerSet:
                 queue=self.queue,
                 app_module="ticketflow_lab.lesson14_app",
                 extra_args=extra_args,
+                concurrency=concurrency,
             )
             worker.start()
             self.workers[nodename] = worker

@@ -20,6 +20,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from ticketflow_lab.platforms import live_gap
+
 SERVICES_ENV = "TICKETFLOW_LESSON_SERVICES"
 
 
@@ -77,6 +79,9 @@ def skip_reason(*names: str, timeout: float = 1.0) -> str | None:
     if os.environ.get(SERVICES_ENV, "").strip().lower() == "none":
         listed = "、".join(names)
         return f"跳过：本次不连接 {listed}（{SERVICES_ENV}=none，嵌入式默认环境）。"
+    gap = live_gap(services=names, capture=False)
+    if gap is not None:  # the workers these cells start need Linux (prefork, signals)
+        return gap
     down = [SERVICES[name] for name in names if not _reachable(SERVICES[name], timeout)]
     if not down:
         return None

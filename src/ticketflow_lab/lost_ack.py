@@ -36,13 +36,11 @@ class LostAck:
     def report(self) -> list[str]:
         lines = []
         for number, (redelivered, applied) in enumerate(self.deliveries, start=1):
-            verdict = "effect committed" if applied else "receipt found: duplicate, no change"
-            lines.append(f"delivery {number}: redelivered={redelivered} -> {verdict}")
+            verdict = "副作用已提交" if applied else "找到 receipt：duplicate，什么也不改"
+            lines.append(f"第 {number} 次投递：redelivered={redelivered} -> {verdict}")
             if number == 1:
-                lines.append(
-                    f"  connection cut after COMMIT, before the ACK: ack() raised {self.ack_error}"
-                )
-        lines.append(f"{EVENT_ID}: receipts={self.receipts} business tasks={self.business_tasks}")
+                lines.append(f"  COMMIT 之后、ACK 之前切断连接：ack() 抛出 {self.ack_error}")
+        lines.append(f"{EVENT_ID}：receipt {self.receipts} 条，业务任务 {self.business_tasks} 条")
         return lines
 
 

@@ -20,10 +20,12 @@ execution of such a cell is a ``LiveRun``:
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
 import signal as signals
+import sqlite3
 import sys
 import tempfile
 import time
@@ -31,6 +33,8 @@ import weakref
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any, ClassVar
+
+from ticketflow_lab.platforms import CapturedRun, current_platform, live_gap, pool_advice
 
 #: The lessons' outputs were observed on Celery 5.7 (``task_acks_on_timeout`` is 5.7+).
 MIN_CELERY = (5, 7)
@@ -63,20 +67,32 @@ def platform_problems(
 
 
 def require_platform(*, live_worker: bool = True) -> str:
-    """Raise a clear error if the lesson cannot run here; else describe the platform."""
+    """Describe the platform; say in words (no traceback) what its live cells do here.
+
+    Only a Celery older than the lessons' is an error: the outputs would differ. A platform
+    without Linux's fork and signals is not: its live cells print one line and show the
+    runs recorded on Linux (``platforms.live_gap``).
+    """
     import celery
     import sqlalchemy
 
-    problems = platform_problems(live_worker=live_worker)
+    problems = platform_problems(live_worker=False)
     if problems:
-        raise RuntimeError(
-            "本课的实时实验需要：" + "；".join(problems) + "。请在 Linux 或 macOS 上运行"
-            "（Windows 请用 WSL2）。"
-        )
+        raise RuntimeError("本课需要：" + "；".join(problems) + "。请先升级，再运行本课。")
     needs = "POSIX: fork + signals" if live_worker else "no fork or signals needed"
-    return (
+    described = (
         f"platform {sys.platform} ({needs}) | celery {celery.__version__} "
         f"| SQLAlchemy {sqlalchemy.__version__}"
+    )
+    if not live_worker:
+        return described
+    gap = live_gap(capture=False)
+    if gap is None and not platform_problems(live_worker=True):
+        return described + "\n" + pool_advice()
+    return (
+        f"platform {current_platform()} | celery {celery.__version__} | SQLAlchemy "
+        f"{sqlalchemy.__version__}\n本课的现场单元要在 Linux 上运行：在这里它们各打印一行说明，"
+        "然后显示在 Linux 上记录的运行，不会报错。\n" + pool_advice()
     )
 
 
@@ -122,9 +138,18 @@ class LiveRun:
         LiveRun._latest[lesson] = self
 
     @classmethod
-    def latest(cls, lesson: str, *, cell: str) -> LiveRun:
-        """The last run of ``lesson`` in this kernel, or ``NotRunYet`` naming the cell."""
+    def latest(cls, lesson: str, *, cell: str) -> LiveRun | CapturedRun:
+        """The last run of ``lesson`` in this kernel, or ``NotRunYet`` naming the cell.
+
+        Where live cells do not run (``platforms.live_gap``) and this kernel has no run of
+        its own, the run recorded on Linux.
+        """
         run = cls._latest.get(lesson)
+        if (run is None or not run.folder.is_dir()) and live_gap() is not None:
+            captured = CapturedRun.of(lesson)
+            if captured is not None:
+                captured.read_as = cell
+                return captured
         if run is None or not run.folder.is_dir():
             raise NotRunYet(f"还没有实验结果：请先运行{cell}，再运行这个单元。")
         run.read_as = cell
@@ -189,6 +214,38 @@ class LiveRun:
 
     def remove(self) -> None:
         self._remove()
+
+    def save_to(self, root: Path) -> Path:
+        """Keep this run as the capture ``CapturedRun`` reads (``python -m
+        ticketflow_lab.capture_runs``): journal, worker log, databases, signals sent."""
+        import celery
+
+        folder = root / self.lesson
+        shutil.rmtree(folder, ignore_errors=True)
+        folder.mkdir(parents=True)
+        for path in self.folder.iterdir():
+            if path.name in ("journal.jsonl", "worker.log"):
+                shutil.copy2(path, folder / path.name)
+            elif path.suffix == ".db":  # kept as SQL text, restored by ``CapturedRun``
+                with contextlib.closing(sqlite3.connect(path)) as database:
+                    dump = "\n".join(database.iterdump())
+                (folder / f"{path.stem}.sql").write_text(dump + "\n", encoding="utf-8")
+        meta = {
+            "lesson": self.lesson,
+            "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(self.started)),
+            "celery": celery.__version__,
+            "platform": sys.platform,
+            "main_pid": self.owner,
+            "sent": self.sent,
+        }
+        (folder / "run.json").write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
+        return folder
+
+    @classmethod
+    def save_latest(cls, root: Path, lessons: Iterable[str]) -> list[Path]:
+        """Save the latest run of each of ``lessons`` in this kernel (see ``save_to``)."""
+        runs = [cls._latest.get(lesson) for lesson in lessons]
+        return [run.save_to(root) for run in runs if run is not None and run.folder.is_dir()]
 
 
 def pool_pids(worker: Any) -> set[int]:

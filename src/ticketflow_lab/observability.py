@@ -22,6 +22,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from kombu.connection import Connection
+
+from ticketflow_lab import lesson14_app
 from ticketflow_lab.lesson14_workers import WorkerSet
 from ticketflow_lab.live_services import url
 from ticketflow_lab.waiting import wait_until
@@ -47,14 +50,31 @@ def inspect_command(command: str, nodename: str) -> list[str]:
     ]
 
 
+#: tasks sent to the inspected worker: one runs, the rest wait (prefetch 1 holds none back)
+INSPECT_TASKS = 4
+
+
 def run_inspect(folder: Path, *, timeout: float = 10.0) -> list[str]:
-    """Inspect a worker that is running one task; the trimmed replies, as lines."""
+    """Inspect a worker running one of ``INSPECT_TASKS`` tasks; the trimmed replies, as lines.
+
+    More than one task is sent so the prefetch window is put to the test: with prefetch 1
+    and concurrency 1 the worker holds the running task only, and the rest stay ready in
+    the broker's queue (counted there, after the four replies came back).
+    """
     with WorkerSet(folder, broker_url=url("RabbitMQ")) as workers:
         (node,) = workers.start("inspect")
         workers.send("lesson14.hold", "being-inspected")
         workers.wait_entry(
             lambda e: e["kind"] == "started", timeout=timeout, what="the task to start"
         )
+        for number in range(1, INSPECT_TASKS):
+            workers.send("lesson14.hold", f"waiting-{number}")
+        wait_until(
+            lambda: queue_ready(workers) == INSPECT_TASKS - 1,
+            timeout=timeout,
+            what="the other tasks to be in the queue",
+        )
+        queued = queue_ready(workers)  # the prefetch window keeps them there: steady
         running = {
             command: subprocess.Popen(
                 inspect_command(command, node),
@@ -71,28 +91,91 @@ def run_inspect(folder: Path, *, timeout: float = 10.0) -> list[str]:
             if process.returncode != 0:
                 raise RuntimeError(f"celery inspect {command} failed: {err.strip()[-300:]}")
             replies[command] = json.loads(out)[node]
+        replies["sent"] = INSPECT_TASKS
+        replies["queued"] = queued
         workers.kill(node)  # the held task would keep a warm shutdown waiting
     return trim_inspect(replies)
 
 
+def queue_ready(workers: WorkerSet) -> int:
+    """Messages ready in the set's queue on the broker (not those a worker holds)."""
+    with Connection(workers.broker_url, connect_timeout=5) as connection:  # type: ignore[no-untyped-call]
+        return int(
+            connection.default_channel.queue_declare(workers.queue, passive=True).message_count
+        )
+
+
 def trim_inspect(replies: dict[str, Any]) -> list[str]:
-    """The parts of the four replies the lesson talks about (pure, tested alone)."""
+    """The parts of the replies the lesson talks about, in Chinese (pure, tested alone)."""
     lines = []
     for task in replies["active"]:
         lines.append(
-            f"active:     {task['name']} args={task['args']} "
-            f"acknowledged={task['acknowledged']} (late ACK: not until it returns)"
+            f"active:     {task['name']} acknowledged={task['acknowledged']}"
+            "（晚 ACK：任务返回之前不确认）"
         )
-    lines.append(f"reserved:   {replies['reserved']} (prefetch 1: nothing waiting in this worker)")
     stats = replies["stats"]
     pool = stats["pool"]
+    window = stats["prefetch_count"]
+    reserved = len(replies["reserved"])
+    lines.append(f"reserved:   {reserved} 条")
     lines.append(
         f"stats:      pool max-concurrency={pool['max-concurrency']} "
-        f"prefetch_count={stats['prefetch_count']} transport={stats['broker']['transport']}"
+        f"prefetch_count={window} transport={stats['broker']['transport']}"
     )
     ours = sorted(name for name in replies["registered"] if name.startswith("lesson14."))
     lines.append(f"registered: {', '.join(ours)}")
+    if "sent" in replies:
+        held = len(replies["active"]) + reserved
+        lines.append(
+            f"发出 {replies['sent']} 条：Worker 手里 {held} 条（active {len(replies['active'])}"
+            f" + reserved {reserved}），问之前 broker 队列里在等 {replies['queued']} 条"
+        )
+        lines.append(f"Worker 手里的消息不超过预取窗口 prefetch_count={window}：{held <= window}")
     return lines
+
+
+def run_article_config(folder: Path) -> list[str]:
+    """A worker with the article's ``worker_concurrency=4`` and 300 s / 360 s limits, asked.
+
+    The worker is started without ``--concurrency`` on its command line (the setting alone
+    decides), and ``celery inspect stats`` reports what its pool really runs with.
+    """
+    with WorkerSet(
+        folder, broker_url=url("RabbitMQ"), extra_env={lesson14_app.ARTICLE_ENV: "1"}
+    ) as workers:
+        (node,) = workers.start("article", concurrency=None)
+        process = subprocess.run(
+            inspect_command("stats", node),
+            env=workers.env,
+            capture_output=True,
+            text=True,
+            timeout=INSPECT_TIMEOUT_SECONDS + 20,
+            check=False,
+        )
+        if process.returncode != 0:
+            raise RuntimeError(f"celery inspect stats failed: {process.stderr.strip()[-300:]}")
+        stats = json.loads(process.stdout)[node]
+    return describe_article_stats(stats)
+
+
+def describe_article_stats(stats: dict[str, Any]) -> list[str]:
+    """What ``inspect stats`` says about the article's settings (pure, tested alone)."""
+    pool = stats["pool"]
+    soft, hard = pool["timeouts"]
+    wanted = lesson14_app.ARTICLE_SETTINGS
+    return [
+        f"pool max-concurrency={pool['max-concurrency']}，池进程 {len(pool['processes'])} 个"
+        f"（worker_concurrency={wanted['worker_concurrency']}）",
+        f"prefetch_count={stats['prefetch_count']}（worker_prefetch_multiplier=1 × 并发 "
+        f"{pool['max-concurrency']}）",
+        f"pool timeouts：软 {soft:g} s，硬 {hard:g} s（task_soft_time_limit="
+        f"{wanted['task_soft_time_limit']}，task_time_limit={wanted['task_time_limit']}）",
+        "与文章的配置一致："
+        + str(
+            pool["max-concurrency"] == wanted["worker_concurrency"]
+            and (soft, hard) == (wanted["task_soft_time_limit"], wanted["task_time_limit"])
+        ),
+    ]
 
 
 def run_events(folder: Path, *, timeout: float = 12.0) -> dict[str, list[dict[str, Any]]]:
@@ -178,5 +261,5 @@ def describe_events(by_task: dict[str, list[dict[str, Any]]]) -> list[str]:
             elif kind == "received" and event.get("retries"):
                 kind += f"(retries={event['retries']})"
             steps.append(kind)
-        lines.append(f"{name}: published {sent}x; worker: " + " -> ".join(steps))
+        lines.append(f"{name}：发布 {sent} 次；Worker 的事件：" + " -> ".join(steps))
     return lines

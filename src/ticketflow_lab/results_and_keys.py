@@ -17,6 +17,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+from ticketflow_lab.article_idempotent import DEDUPE_TTL_SECONDS, dedupe_key
 from ticketflow_lab.lesson14_app import RESULT_BACKEND_ENV, RESULT_EXPIRES_SECONDS
 from ticketflow_lab.lesson14_workers import WorkerSet
 from ticketflow_lab.live_services import url
@@ -47,14 +48,71 @@ def run_result_backend(folder: Path, *, timeout: float = 10.0) -> list[str]:
         again.get(timeout=timeout)
         unknown = workers.client.AsyncResult(str(uuid.uuid4())).state
     return [
-        f"get() returned what the worker stored: {value == {'key': 'evt-7', 'task_id': first.id}}"
-        f" (state {first.state})",
-        f"the stored result expires: 0 < TTL <= result_expires ({RESULT_EXPIRES_SECONDS} s): "
+        f"get() 读回的就是 Worker 存下的结果：{value == {'key': 'evt-7', 'task_id': first.id}}"
+        f"（状态 {first.state}）",
+        f"存下的结果会过期：0 < TTL <= result_expires（{RESULT_EXPIRES_SECONDS} s）："
         f"{0 < ttl <= RESULT_EXPIRES_SECONDS}",
-        f"the same event sent again got a new task id: {again.id != first.id} "
-        "(a dedupe keyed by task id looks in the wrong place)",
-        f"state of a task id the backend never saw: {unknown} "
-        "(the same word as 'not run yet': absence proves nothing)",
+        f"同一个事件再发一次，拿到新的 task id：{again.id != first.id}"
+        "（按 task id 去重，找错了地方）",
+        f"结果后端从没见过的 task id 的状态：{unknown}"
+        "（和“还没运行”是同一个词：查不到什么也证明不了）",
+    ]
+
+
+def run_article_idempotent_task(folder: Path, *, timeout: float = 15.0) -> list[str]:
+    """The article's ``IdempotentTask`` on a real worker (concurrency 2) and Redis backend."""
+    import redis
+
+    broker = url("Redis")
+    transport = redis_transport(3600)
+    with WorkerSet(
+        folder,
+        broker_url=broker,
+        transport_options=transport,
+        prefix="lesson14.dedupe",
+        extra_env={RESULT_BACKEND_ENV: broker},
+    ) as workers:
+        workers.start("dedupe", concurrency=2)
+        client = workers.client
+
+        sent: list[str] = []
+
+        def send(event_id: str, task_id: str, hold: float = 0.0) -> Any:
+            sent.append(task_id)
+            return client.send_task(
+                "lesson14.idempotent_notify",
+                args=[event_id, hold],
+                queue=workers.queue,
+                task_id=task_id,
+            )
+
+        task_a = f"task-a-{uuid.uuid4().hex[:8]}"
+        first = send("evt-A", task_a).get(timeout=timeout)
+        second = send("evt-A", task_a).get(timeout=timeout)  # a redelivery: the same task id
+        store = redis.Redis.from_url(broker)
+        try:
+            ttl = int(store.ttl(dedupe_key(task_a)))  # the article's keys carry no run prefix
+            for _ in range(2):  # the producer publishes the same event twice: two task ids
+                send("evt-B", str(uuid.uuid4())).get(timeout=timeout)
+            task_c = f"task-c-{uuid.uuid4().hex[:8]}"
+            together = [send("evt-C", task_c, hold=1.0) for _ in range(2)]  # both at once
+            for result in together:
+                result.get(timeout=timeout)
+            runs = {
+                event: sum(e["kind"] == "notified" and e["key"] == event for e in workers.entries())
+                for event in ("evt-A", "evt-B", "evt-C")
+            }
+        finally:
+            store.delete(*(dedupe_key(task_id) for task_id in set(sent)))  # leave nothing
+            store.close()
+    return [
+        f"情况 A（同一个 task id 先后投递两次）：通知发出 {runs['evt-A']} 次，"
+        f"第二次返回了缓存的结果：{second == first}",
+        f"  去重键 {dedupe_key('<task id>')} 存在 Redis 里，0 < TTL <= {DEDUPE_TTL_SECONDS} s："
+        f"{0 < ttl <= DEDUPE_TTL_SECONDS}",
+        f"情况 B（同一个事件发布两次，两个 task id）：通知发出 {runs['evt-B']} 次",
+        f"情况 C（同一个 task id 同时到达两个池进程）：通知发出 {runs['evt-C']} 次"
+        "（先查再写不是原子的）",
     ]
 
 

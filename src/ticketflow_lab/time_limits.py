@@ -44,12 +44,22 @@ HARD_EVENT = "hard-01"
 AFTER_EVENT = "after-01"
 STEP_TIMEOUT_SECONDS = 30.0
 
-WORKER_ENV = {
-    "TICKETFLOW_RETRY_BASE_DELAY_SECONDS": "1",
-    "TICKETFLOW_WORKER_LOST_WAIT": "1",
-    "TICKETFLOW_SOFT_TIME_LIMIT": str(SOFT_LIMIT_SECONDS),
-    "TICKETFLOW_TIME_LIMIT": str(HARD_LIMIT_SECONDS),
-}
+#: the limits ``deliver_notification`` registers (the course's 15 s / 20 s): ``--course-limits``
+COURSE_LIMITS = (15, 20)
+
+
+def worker_env(
+    soft_limit: int = SOFT_LIMIT_SECONDS, hard_limit: int = HARD_LIMIT_SECONDS
+) -> dict[str, str]:
+    return {
+        "TICKETFLOW_RETRY_BASE_DELAY_SECONDS": "1",
+        "TICKETFLOW_WORKER_LOST_WAIT": "1",
+        "TICKETFLOW_SOFT_TIME_LIMIT": str(soft_limit),
+        "TICKETFLOW_TIME_LIMIT": str(hard_limit),
+    }
+
+
+WORKER_ENV = worker_env()
 
 
 def time_limit_plan() -> list[EventPlan]:
@@ -74,7 +84,9 @@ def run_time_limits(
     database_url: str,
     workdir: Path,
     say: Callable[[str], None] | None = None,
+    limits: tuple[int, int] = (SOFT_LIMIT_SECONDS, HARD_LIMIT_SECONDS),
 ) -> ScenarioResult:
+    """``limits``: (soft, hard) seconds; ``COURSE_LIMITS`` shows the literal 20 s line."""
     plan = time_limit_plan()
     with SinkProcess() as sink:
         sink.start()
@@ -83,13 +95,13 @@ def run_time_limits(
             database_url=database_url,
             workdir=workdir,
             faults=FaultPlan(sink_url=sink.url, broken=os.environ.get("TICKETFLOW_TEST_BREAK")),
-            worker_env=WORKER_ENV,
+            worker_env=worker_env(*limits),
             say=say,
         )
         result = ScenarioResult("time limits", plan, harness.started_at)
         with harness:
             try:
-                _drive(harness, sink, plan, result)
+                _drive(harness, sink, plan, result, limits)
             except Exception as error:
                 result.error = f"{type(error).__name__}: {error}"
                 raise ScenarioFailed(result.error, finish_result(harness, result)) from error
@@ -104,8 +116,13 @@ def _outcome(harness: Harness, event_id: str, outcome: str) -> bool:
 
 
 def _drive(
-    harness: Harness, sink: SinkProcess, plan: list[EventPlan], result: ScenarioResult
+    harness: Harness,
+    sink: SinkProcess,
+    plan: list[EventPlan],
+    result: ScenarioResult,
+    limits: tuple[int, int],
 ) -> None:
+    soft_limit, hard_limit = limits
     result.readiness_seconds.append(harness.start_worker())
     result.baseline = harness.baseline()
     harness.note(f"baseline: {result.baseline}; sink at {sink.url} (pid {sink.pid})")
@@ -115,7 +132,7 @@ def _drive(
     harness.note(f"SIGSTOP sink {sink.pid}: the dependency stalls")
     task_id = harness.publish(SOFT_EVENT, plan[0].body)
     harness.wait_log(
-        limit_line("Soft", SOFT_LIMIT_SECONDS, task_id),
+        limit_line("Soft", soft_limit, task_id),
         timeout=STEP_TIMEOUT_SECONDS,
         what=f"the soft-limit line for {SOFT_EVENT}",
     )
@@ -124,7 +141,7 @@ def _drive(
         timeout=STEP_TIMEOUT_SECONDS,
         what=f"{SOFT_EVENT}'s cleanup (a retry after SoftTimeLimitExceeded)",
     )
-    harness.note(f"soft limit ({SOFT_LIMIT_SECONDS}s) hit {SOFT_EVENT}; SIGCONT sink")
+    harness.note(f"soft limit ({soft_limit}s) hit {SOFT_EVENT}; SIGCONT sink")
     sink.resume()
     wait_until(
         lambda: _outcome(harness, SOFT_EVENT, "dispatched"),
@@ -144,18 +161,19 @@ def _drive(
     started = [r.time for r in harness.records() if r.kind == "started" and r.task_id == task_id]
     after = f" {time.time() - started[0]:.2f}s after it started" if started else ""
     harness.note(f"SIGSTOP pool process {pid}{after}: the soft signal cannot run cleanup")
-    if harness.log.search(limit_line("Soft", SOFT_LIMIT_SECONDS, task_id), since):
+    if harness.log.search(limit_line("Soft", soft_limit, task_id), since):
         raise RuntimeError(
             f"the soft limit of {HARD_EVENT} fired before its pool process was paused: "
             "the driver was too slow (overloaded machine?), the hard limit cannot be shown"
         )
-    harness.wait_log(
-        limit_line("Hard", HARD_LIMIT_SECONDS, task_id),
+    hard_line = harness.wait_log(
+        limit_line("Hard", hard_limit, task_id),
         since=since,
-        timeout=HARD_LIMIT_SECONDS + STEP_TIMEOUT_SECONDS,
+        timeout=hard_limit + STEP_TIMEOUT_SECONDS,
         what=f"the hard-limit line for {HARD_EVENT}",
     )
-    harness.note(f"hard limit ({HARD_LIMIT_SECONDS}s): the main process killed pool process {pid}")
+    harness.note(f"hard limit ({hard_limit}s): the main process killed pool process {pid}")
+    harness.note(f"worker log: {hard_line.group(0)}")
     sink.resume()
     harness.note(f"SIGCONT sink {sink.pid}")
     wait_until(

@@ -46,29 +46,27 @@ class Redelivery:
         return None if self.second is None else self.second["t"] - self.sent_at
 
     def conclusions(self) -> list[str]:
-        lines = [f"{self.broker}: one worker started the task and was killed (SIGKILL, no ACK)"]
+        lines = [f"{self.broker}：一个 Worker 开始执行任务后被整个杀掉（SIGKILL，没有 ACK）"]
         if self.second is None:
-            return [*lines, "  no second run was observed: the message is lost"]
+            return [*lines, "  没有观察到第二次执行：消息丢了"]
         lines += [
-            "  second run on the other worker: "
-            f"{self.second['hostname'] != self.first['hostname']}",
-            f"  redelivered flag of the second run: {self.second['redelivered']}, "
-            f"retries: {self.second['retries']} (a redelivery is not a retry)",
+            f"  第二次执行在另一个 Worker 上：{self.second['hostname'] != self.first['hostname']}",
+            f"  第二次执行看到的 redelivered：{self.second['redelivered']}，"
+            f"retries：{self.second['retries']}（重投不是重试）",
         ]
         if self.visibility_timeout is None:
             immediate = (self.after_kill or 0.0) < IMMEDIATE_SECONDS
             lines.append(
-                f"  redelivered at once, within {IMMEDIATE_SECONDS:g} s of the kill "
-                f"(the connection closed, so the broker requeued): {immediate}"
+                f"  杀掉后 {IMMEDIATE_SECONDS:g} s 内就重投了"
+                f"（连接一断，broker 就把消息退回队列）：{immediate}"
             )
         else:
             waited = (self.after_send or 0.0) >= self.visibility_timeout
             where = self.right_after_kill or {}
             lines += [
-                f"  right after the kill: in the queue {where.get('queue')}, "
-                f"in the unacked hash {where.get('unacked')} (nobody noticed the death)",
-                f"  redelivered only after >= visibility_timeout ({self.visibility_timeout:g} s)"
-                f" since it was sent: {waited}",
+                f"  刚杀掉时：队列里 {where.get('queue')} 条，unacked 哈希里 "
+                f"{where.get('unacked')} 条（没人注意到 Worker 死了）",
+                f"  发出后满 visibility_timeout（{self.visibility_timeout:g} s）才重投：{waited}",
             ]
         return lines
 

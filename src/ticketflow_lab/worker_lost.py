@@ -40,14 +40,14 @@ class ChildLoss:
 
     def conclusion(self) -> str:
         if self.runs > 1:
-            fate = "requeued and run again"
+            fate = "退回队列，又执行了一次"
         elif self.left_in_queue:
-            fate = "requeued, but not run again within the window"
+            fate = "退回了队列，但观察窗口内没有再执行"
         else:
-            fate = "acknowledged by the main process: gone"
+            fate = "被 Worker 主进程确认：消息没了"
         return (
-            f"task_reject_on_worker_lost={self.reject_on_worker_lost!s:<5}: runs={self.runs} "
-            f"redelivered={self.redelivered} left in the queue={self.left_in_queue} -> {fate}"
+            f"task_reject_on_worker_lost={self.reject_on_worker_lost!s:<5}：执行 {self.runs} 次，"
+            f"redelivered={self.redelivered}，队列里剩 {self.left_in_queue} 条 -> {fate}"
         )
 
 

@@ -47,8 +47,14 @@ class WorkerLog:
 
 
 def worker_command(
-    nodename: str, queue: str, *, app_module: str = WORKER_MODULE, extra: Sequence[str] = ()
+    nodename: str,
+    queue: str,
+    *,
+    app_module: str = WORKER_MODULE,
+    extra: Sequence[str] = (),
+    concurrency: int | None = 1,
 ) -> list[str]:
+    """``concurrency=None``: no ``--concurrency``, the app's ``worker_concurrency`` decides."""
     return [
         sys.executable,
         "-m",
@@ -58,8 +64,7 @@ def worker_command(
         "worker",
         "--pool",
         "prefork",
-        "--concurrency",
-        "1",
+        *(() if concurrency is None else ("--concurrency", str(concurrency))),
         "--prefetch-multiplier",
         "1",
         "--loglevel",
@@ -110,8 +115,10 @@ class WorkerProcess:
         queue: str,
         app_module: str = WORKER_MODULE,
         extra_args: Sequence[str] = (),
+        concurrency: int | None = 1,
     ) -> None:
         self.env = dict(env)
+        self.concurrency = concurrency
         self.app_module = app_module
         self.extra_args = tuple(extra_args)
         self.log = log
@@ -131,7 +138,11 @@ class WorkerProcess:
         with self.log.path.open("ab") as output:
             self._popen = subprocess.Popen(
                 worker_command(
-                    self.nodename, self.queue, app_module=self.app_module, extra=self.extra_args
+                    self.nodename,
+                    self.queue,
+                    app_module=self.app_module,
+                    extra=self.extra_args,
+                    concurrency=self.concurrency,
                 ),
                 env=self.env,
                 stdin=subprocess.DEVNULL,

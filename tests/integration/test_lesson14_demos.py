@@ -92,18 +92,22 @@ def test_canvas_has_no_rollback_and_receipts_make_a_rerun_safe(tmp_path: Path) -
     from ticketflow_lab.canvas_atomicity import run_canvas
 
     lines = run_canvas(tmp_path).lines
-    assert "  header steps whose effect was committed: ['a', 'c']" in lines
-    assert "  body ran: False" in lines
-    assert "  chord result: FAILURE ChordError" in lines
-    assert "  effects per step: {'reserve': 1, 'charge': 1, 'notify': 1}" in lines
+    assert "  效果已提交的 header 步骤：['a', 'c']" in lines
+    assert "  body 运行过：False" in lines
+    assert "  chord 的结果：FAILURE ChordError" in lines
+    assert "  各项的状态：['SUCCESS', 'FAILURE', 'SUCCESS']" in lines
+    assert "  效果已提交的步骤：['x', 'z']；没有任何东西撤销 x 和 z" in lines
+    assert "  每一步的效果次数：{'reserve': 1, 'charge': 1, 'notify': 1}" in lines
 
 
 def test_inspect_sees_the_running_task_unacknowledged(tmp_path: Path) -> None:
     needs("RabbitMQ")
     from ticketflow_lab.observability import run_inspect
 
-    active, reserved, stats, registered = run_inspect(tmp_path)
-    assert "args=['being-inspected'] acknowledged=False" in active
-    assert reserved.startswith("reserved:   []")
+    active, reserved, stats, registered, held, within = run_inspect(tmp_path)
+    assert active.startswith("active:     lesson14.hold acknowledged=False")
+    assert reserved == "reserved:   0 条"
+    assert held.endswith("问之前 broker 队列里在等 3 条")
+    assert within.endswith("：True")
     assert "prefetch_count=1" in stats
     assert "lesson14.hold" in registered

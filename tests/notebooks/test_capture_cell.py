@@ -19,6 +19,7 @@ pytestmark = pytest.mark.notebooks
 
 WORKER_LOSS = Path("captures") / "worker-loss-rabbitmq.txt"
 TIME_LIMITS = Path("captures") / "time-limits-rabbitmq.txt"
+COURSE_LIMITS = Path("captures") / "time-limits-course-limits-rabbitmq.txt"
 
 
 def run_capture_cell(cwd: Path, captures: dict[Path, str]) -> subprocess.CompletedProcess[str]:
@@ -44,6 +45,7 @@ def test_missing_captures_are_clear_notes_not_errors(tmp_path: Path) -> None:
     assert notes == [
         f"capture missing: {WORKER_LOSS} does not exist yet, so there is nothing to show.",
         f"capture missing: {TIME_LIMITS} does not exist yet, so there is nothing to show.",
+        f"capture missing: {COURSE_LIMITS} does not exist yet, so there is nothing to show.",
     ]
     assert "captured from" not in done.stdout
 
@@ -65,11 +67,13 @@ def test_a_capture_is_printed_verbatim_under_its_label_and_date(tmp_path: Path) 
 
 
 def test_a_capture_without_a_date_does_not_get_one_invented(tmp_path: Path) -> None:
-    done = run_capture_cell(tmp_path, {WORKER_LOSS: "redelivered=True\n", TIME_LIMITS: "x\n"})
+    done = run_capture_cell(
+        tmp_path, {WORKER_LOSS: "redelivered=True\n", TIME_LIMITS: "x\n", COURSE_LIMITS: "y\n"}
+    )
     assert done.returncode == 0, done.stderr
     labels = [line for line in done.stdout.splitlines() if "captured from" in line]
     assert labels == [
         f"=== {name}: captured from a real RabbitMQ run on an unrecorded date, not executed now ==="
-        for name in ("worker-loss-rabbitmq.txt", "time-limits-rabbitmq.txt")
+        for name in (WORKER_LOSS.name, TIME_LIMITS.name, COURSE_LIMITS.name)
     ]
     assert "capture missing" not in done.stdout

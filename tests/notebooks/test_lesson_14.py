@@ -44,6 +44,9 @@ NEEDS = {
     "child-loss": ("RabbitMQ",),
     "canvas": ("Redis",),
     "result-backend": ("Redis",),
+    "pickle-dlx": ("RabbitMQ",),
+    "article-config": ("RabbitMQ",),
+    "article-idempotent": ("Redis",),
 }
 MEASURED = re.compile(r"^measured this run:.*$", re.MULTILINE)
 

@@ -84,20 +84,20 @@ def entry(hostname: str, t: float, redelivered: bool | None = None) -> dict[str,
 
 def test_redis_conclusion_is_true_only_after_the_visibility_timeout() -> None:
     waited = Redelivery("Redis", 3.0, 100.0, 100.2, entry("a", 100.1), entry("b", 103.3, True))
-    assert "since it was sent: True" in waited.conclusions()[-1]
+    assert "才重投：True" in waited.conclusions()[-1]
     early = Redelivery("Redis", 3.0, 100.0, 100.2, entry("a", 100.1), entry("b", 101.0, True))
-    assert "since it was sent: False" in early.conclusions()[-1]
+    assert "才重投：False" in early.conclusions()[-1]
 
 
 def test_rabbitmq_conclusion_says_whether_it_was_at_once_and_elsewhere() -> None:
     quick = Redelivery("RabbitMQ", None, 10.0, 10.5, entry("a", 10.1), entry("b", 10.6, True))
-    assert "(the connection closed, so the broker requeued): True" in quick.conclusions()[-1]
-    assert "second run on the other worker: True" in quick.conclusions()[1]
+    assert "（连接一断，broker 就把消息退回队列）：True" in quick.conclusions()[-1]
+    assert "第二次执行在另一个 Worker 上：True" in quick.conclusions()[1]
     slow = Redelivery("RabbitMQ", None, 10.0, 10.5, entry("a", 10.1), entry("a", 13.0, True))
-    assert "requeued): False" in slow.conclusions()[-1]
-    assert "other worker: False" in slow.conclusions()[1]
+    assert "退回队列）：False" in slow.conclusions()[-1]
+    assert "另一个 Worker 上：False" in slow.conclusions()[1]
     lost = Redelivery("RabbitMQ", None, 10.0, 10.5, entry("a", 10.1), None)
-    assert "the message is lost" in lost.conclusions()[-1]
+    assert "消息丢了" in lost.conclusions()[-1]
 
 
 def test_dead_letter_report_marks_only_what_reached_the_dlq() -> None:
@@ -109,13 +109,13 @@ def test_dead_letter_report_marks_only_what_reached_the_dlq() -> None:
         ],
     )
     rows = run.report()[1:4]
-    assert [row.split()[-1] for row in rows] == ["yes", "(gone)", "(gone)"]
+    assert [row.split()[-1] for row in rows] == ["是", "否（消失）", "否（消失）"]
 
 
 def test_child_loss_conclusions() -> None:
-    assert ChildLoss(True, 2, [False, True], 0).conclusion().endswith("requeued and run again")
-    assert ChildLoss(False, 1, [False], 0).conclusion().endswith("main process: gone")
-    assert "not run again" in ChildLoss(True, 1, [False], 1).conclusion()
+    assert ChildLoss(True, 2, [False, True], 0).conclusion().endswith("退回队列，又执行了一次")
+    assert ChildLoss(False, 1, [False], 0).conclusion().endswith("主进程确认：消息没了")
+    assert "没有再执行" in ChildLoss(True, 1, [False], 1).conclusion()
 
 
 def test_trim_inspect_keeps_what_the_lesson_discusses() -> None:
@@ -130,8 +130,13 @@ def test_trim_inspect_keeps_what_the_lesson_discusses() -> None:
         "registered": ["celery.chord_unlock", "lesson14.hold"],
     }
     lines = trim_inspect(replies)
-    assert lines[0].startswith("active:     lesson14.hold args=['k'] acknowledged=False")
+    assert lines[0].startswith("active:     lesson14.hold acknowledged=False")
+    assert lines[1] == "reserved:   0 条"
     assert lines[-1] == "registered: lesson14.hold"
+    held_back = trim_inspect({**replies, "sent": 4, "queued": 3})
+    assert held_back[-1] == "Worker 手里的消息不超过预取窗口 prefetch_count=1：True"
+    hoarded = {**replies, "reserved": [{}, {}], "sent": 4, "queued": 1}
+    assert trim_inspect(hoarded)[-1].endswith("prefetch_count=1：False")
 
 
 def test_describe_events_tells_a_redelivery_from_a_retry() -> None:
@@ -150,8 +155,8 @@ def test_describe_events_tells_a_redelivery_from_a_retry() -> None:
         }
     )
     assert lines == [
-        "lesson14.hold: published 0x; worker: received -> rejected(requeue=True) -> received",
-        "lesson14.flaky: published 1x; worker: retried(ConnectionError) -> received(retries=1)",
+        "lesson14.hold：发布 0 次；Worker 的事件：received -> rejected(requeue=True) -> received",
+        "lesson14.flaky：发布 1 次；Worker 的事件：retried(ConnectionError) -> received(retries=1)",
     ]
 
 
@@ -177,6 +182,6 @@ def test_the_pickle_payload_names_its_callable_and_is_refused_before_it_runs(
 
 def test_the_catch_all_retries_a_bug_and_the_policy_does_not() -> None:
     lines = run_catch_all()
-    assert "runs: 4" in lines[1] and "[60, 60, 60] = 180 s" in lines[1]
-    assert "FAILURE KeyError" in lines[2]
+    assert "执行 4 次" in lines[1] and "[60, 60, 60] = 为一个 bug 白等 180 s" in lines[1]
+    assert "FAILURE KeyError" in lines[2] and "没有 broker" in lines[2]
     assert "retry=False dead_letter=True" in lines[4]
