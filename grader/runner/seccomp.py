@@ -1,5 +1,9 @@
 """The run's seccomp filter: no syscall that lets runs signal each other through the kernel.
 
+Where libseccomp is installed the filter is the allow-list of ``grader.runner.allowlist``,
+compiled in the host; what follows describes the hand-assembled deny-list used without it
+(x86-64 only), whose refusals the allow-list keeps.
+
 Runs of one submission must not compare notes: if they could, they would vote on their
 behaviour, and each would pass only when its answer is the one most of them give, without
 the probe knowing any expected value (H15, ``tests/hostile/FINDINGS.md``: 60 % full
@@ -34,6 +38,7 @@ import errno
 import functools
 import platform
 
+from grader.runner import allowlist
 from grader.runner.syscalls import PR_SET_NO_NEW_PRIVS, libc, prctl
 
 _PR_SET_SECCOMP, _SECCOMP_MODE_FILTER = 22, 2
@@ -143,6 +148,13 @@ def _lines() -> list[tuple[int, str | int, str | int, int] | str]:
 
 @functools.cache
 def _program() -> tuple[_Program, ctypes.Array[_Filter]] | None:
+    """The allow-list (``allowlist``, compiled by libseccomp) where libseccomp is installed;
+    else, on x86-64, the hand-assembled deny-list above."""
+    compiled = allowlist.compile_policy(kill_unlisted=allowlist.audit())
+    if compiled is not None:
+        count = len(compiled) // ctypes.sizeof(_Filter)
+        array = (_Filter * count).from_buffer_copy(compiled)
+        return _Program(count, array), array
     if platform.machine() != "x86_64":
         return None
     filters = _assemble(_lines())
@@ -150,9 +162,18 @@ def _program() -> tuple[_Program, ctypes.Array[_Filter]] | None:
     return _Program(len(filters), array), array
 
 
+def policy() -> str:
+    """Which filter runs get: "allow-list" or "deny-list" (or "none")."""
+    program = _program()
+    if program is None:
+        return "none"
+    return "allow-list" if allowlist.compile_policy() is not None else "deny-list"
+
+
 def prepare() -> None:
-    """In the host, before any fork: build the program (a run then writes to none of its
-    pages), and make SQLite open files without OS locks, which the filter refuses."""
+    """In the host, before any fork and before its environment is scrubbed (the audit switch,
+    ``allowlist.audit``): build the program (a run then writes to none of its pages), and
+    make SQLite open files without OS locks, which the filter refuses."""
     _program()
     sqlite_without_file_locks()
 
