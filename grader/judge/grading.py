@@ -141,9 +141,10 @@ def observe(
 ) -> Observed:
     """One batch: every run, the real one included, at a uniformly random place
     (``batch_order``), at most ``jobs`` at once. If the real run fails, the runs in flight
-    are cancelled and the rest never start: nothing else is worth running (a probe that
-    hits the wall limit costs one limit, not one per batch). No run can tell its place from
-    that: a run that starts sees what every run sees. Every run gets the same request and
+    are cancelled and the rest never start: nothing else is worth running. The runs before
+    it have run, so a probe that hits the wall limit costs up to one limit per wave of the
+    batch (the price of a place that tells nothing). No run can tell its place from the
+    cancelling: a run that starts sees what every run sees. Every run gets the same request and
     the same proxy; which implementation answers it is decided by its oracle
     (``grader.proxy.oracle``; ``source``, default: threads of this process), and the map
     from position to implementation stays here."""
