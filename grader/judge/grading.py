@@ -1,7 +1,7 @@
 """Judging one loaded submission: ``judge_submission(exercise, submission, ...)``.
 
-Code exercises: the real run and one run per twin and per mutant, in a random order with the
-real run in the first wave, in parallel (cancelled if the real run fails), each answered by
+Code exercises: the real run and one run per twin and per mutant, in a uniformly random
+order (the real run included), in parallel (cancelled if the real run fails), each answered by
 its own oracle (``grader.proxy.oracle``: the implementation runs in the oracle process of this
 submission, the probe holds a proxy); then ``verdict`` judges the observations. Prose
 exercises are judged in process by the rubric. Nothing here prints, finds files or starts
@@ -139,24 +139,19 @@ def observe(
     jobs: int = 2,
     limits: Limits | None = None,
 ) -> Observed:
-    """One batch: the real run at a random place in the first wave (the first ``jobs`` runs,
-    so no run can take "I started first" for "I am the real one"), twins and mutants
-    shuffled (``SystemRandom``), at most ``jobs`` at once. If the real run fails, the runs
-    in flight are cancelled and the rest never start: nothing else is worth running (a
-    probe that hits the wall limit costs one limit, not one per batch). Every run gets the
-    same request and the same proxy; which implementation answers it is decided by its
-    oracle (``grader.proxy.oracle``; ``source``, default: threads of this process), and the map
+    """One batch: every run, the real one included, at a uniformly random place
+    (``batch_order``), at most ``jobs`` at once. If the real run fails, the runs in flight
+    are cancelled and the rest never start: nothing else is worth running. The runs before
+    it have run, so a probe that hits the wall limit costs up to one limit per wave of the
+    batch (the price of a place that tells nothing). No run can tell its place from the
+    cancelling: a run that starts sees what every run sees. Every run gets the same request and
+    the same proxy; which implementation answers it is decided by its oracle
+    (``grader.proxy.oracle``; ``source``, default: threads of this process), and the map
     from position to implementation stays here."""
-    from grader.proxy.oracle.implementations import REAL
     from grader.proxy.oracle.session import run_with_oracles
     from grader.runner import RunnerError
 
-    rng = random.SystemRandom()
-    plan = [(TWIN, name) for name in exercise.twins]
-    plan += [(MUTANT, name) for name in exercise.mutants]
-    rng.shuffle(plan)
-    real_at = rng.randrange(max(1, min(jobs, len(plan) + 1)))
-    plan.insert(real_at, (REAL, REAL))
+    plan, real_at = batch_order(exercise)
 
     def real_failed(index: int, run: Observations) -> bool:
         return index == real_at and not run.ok
@@ -182,6 +177,22 @@ def observe(
         elif kind == MUTANT:
             mutants[name] = run
     return Observed(real, twins, mutants, isolation=real.isolation)
+
+
+def batch_order(
+    exercise: CodeExercise, rng: random.Random | None = None
+) -> tuple[list[tuple[str, str]], int]:
+    """The batch's runs as ``(kind, name)`` in a uniformly random order (``SystemRandom``
+    unless ``rng``), and the real run's place. Uniform, not "somewhere in the first wave":
+    a place a run could guess would tell it what it is (the page-cache vote of issue 32
+    called every later lone answer a mutant)."""
+    from grader.proxy.oracle.implementations import REAL
+
+    plan = [(REAL, REAL)]
+    plan += [(TWIN, name) for name in exercise.twins]
+    plan += [(MUTANT, name) for name in exercise.mutants]
+    (rng or random.SystemRandom()).shuffle(plan)
+    return plan, plan.index((REAL, REAL))
 
 
 def _request(

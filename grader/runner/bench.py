@@ -7,6 +7,7 @@ available isolation mode, and a simulated ``grader check`` (start + 5 runs, 2 in
 from __future__ import annotations
 
 import argparse
+import resource
 import statistics
 import time
 from collections.abc import Callable, Sequence
@@ -41,8 +42,25 @@ def _start_stop(mode: str, preload: Sequence[str]) -> None:
     ForkServer(preload=preload, isolation=mode).close()
 
 
+def _tree_cpu(mode: str, runs: int) -> float:
+    """CPU seconds of a server's whole process tree (host, zygote, every run and its PID 1),
+    from start to close, with ``runs`` runs of 'pass' (2 at once). Each is reaped by its
+    parent, so it all ends up in our children's rusage; other processes' load does not."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    with ForkServer(isolation=mode) as server:
+        server.run_many([TRIVIAL] * runs, max_parallel=2)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def cpu_per_run(mode: str, runs: int, repeat: int = 3) -> list[float]:
+    """CPU per 'pass' run: a server with ``runs`` runs minus one with none, over ``runs``."""
+    return [(_tree_cpu(mode, runs) - _tree_cpu(mode, 0)) / runs for _ in range(repeat)]
+
+
 def measure(mode: str, runs: int, starts: int) -> None:
     print(f"--- isolation={mode}")
+    print(_line("CPU per run 'pass' (the server's whole tree)", cpu_per_run(mode, runs)))
     for preload in ((), ("sqlalchemy.orm",)):
         samples = _timed(lambda: _start_stop(mode, preload), starts)  # noqa: B023
         print(_line(f"host start+stop, preload={list(preload)}", samples))

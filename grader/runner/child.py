@@ -124,8 +124,8 @@ def prepare(workdir: str | None) -> None:
     """In the host, once (``workdir``: the runs' fixed workdir, if they share one; the host's
     own environment is then made the student's)."""
     global _READY
+    seccomp.prepare()  # first: it reads the audit switch before the environment is scrubbed
     _READY = _Ready(workdir)
-    seccomp.prepare()
 
 
 def _environ_data() -> dict[Any, Any]:

@@ -35,10 +35,11 @@ beside the namespace's PID 1 (``INIT``, root; see ``grader.runner.spawn``).
 * Leaves open: reading every world-readable file that is not hidden (the course tree, the
   venv, /etc); CPU and memory up to the rlimits, and RLIMIT_AS is per process, so up to
   ``max_processes`` processes may each use ``memory_bytes`` (no cgroup); kernel attack
-  surface (the seccomp filter, ``seccomp``, refuses only what lets runs pass notes: file
-  locks, inotify, socket cookies and new namespaces); world-accessible unix sockets outside
-  /run, /tmp, /var/tmp and /dev/shm; lying on the observation channel; side channels between
-  runs (system load, /sys/fs/cgroup and /proc/stat counters, pipe inode numbers: H18). If
+  surface within the seccomp allow-list (``allowlist``: what CPython, the preloaded modules
+  and SQLite use; no locks, inotify, socket cookies, namespaces or page-cache calls);
+  world-accessible unix sockets outside /run, /tmp, /var/tmp and /dev/shm; lying on the
+  observation channel; side channels between runs (system load, /sys/fs/cgroup and
+  /proc/stat counters, pipe inode numbers: H18). If
   the kernel refuses unprivileged user namespaces (``drop_privileges`` returns False), all
   runs share uid 65534's persistent user keyring (a channel between runs, even sequential
   ones) and one RLIMIT_NPROC budget.

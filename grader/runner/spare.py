@@ -20,6 +20,9 @@ GRADER_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.realpath(_
 #: The whole environment of a master or host process (and so of every run), never the
 #: caller's: a student can read its process's initial environment block (/proc/self/environ)
 #: even after scrubbing.
+#: Set to "1" (tests only), it makes the run's seccomp policy kill, and the kernel log, any
+#: call off its list (``grader.runner.allowlist``); the only variable a host inherits.
+AUDIT_VARIABLE = "GRADER_SECCOMP_AUDIT"
 HOST_ENV = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8"}
 BOOTSTRAP = (
     f"import sys; sys.path.insert(0, {GRADER_ROOT!r}); "
@@ -44,11 +47,17 @@ def start_interpreter(
         [sys.executable, "-I", "-c", code, *args],
         stdin=stdin,
         stdout=stdout,
-        env=HOST_ENV,
+        env={**HOST_ENV, **_audit()},
         cwd="/",
         start_new_session=True,
         pass_fds=pass_fds,
     )
+
+
+def _audit() -> dict[str, str]:
+    """The seccomp audit switch (tests only: ``grader.runner.allowlist``) reaches the host."""
+    value = os.environ.get(AUDIT_VARIABLE)
+    return {} if value is None else {AUDIT_VARIABLE: value}
 
 
 def launch() -> tuple[subprocess.Popen[bytes], socket.socket]:

@@ -26,10 +26,10 @@ from tests.hostile.residue import (
 SLACK = 15.0
 
 
-def budget(exercise: str) -> float:
+def budget(exercise: str, per_run: float | None = None) -> float:
     """An upper bound: the real run, then twins and mutants in parallel waves (the grader
-    runs them all in one batch, so it needs at most this), one wall limit per wave, plus
-    slack."""
+    runs them all in one batch, so it needs at most this), one wall limit (or ``per_run``)
+    per wave, plus slack."""
     from grader.errors import GraderError
     from grader.judge.exercises import get_exercise
     from grader.runner import Limits
@@ -39,16 +39,20 @@ def budget(exercise: str) -> float:
     except GraderError:
         return SLACK
     others = len(getattr(spec, "twins", ())) + len(getattr(spec, "mutants", ()))
-    return (1 + math.ceil(others / _parallelism())) * Limits().wall_seconds + SLACK
+    wave = Limits().wall_seconds if per_run is None else per_run
+    return (1 + math.ceil(others / _parallelism())) * wave + SLACK
 
 
 def time_limit(case: Case) -> float:
-    """A probe that hits the wall limit on the real code ends the check: nothing else is worth
-    running, so it must be over within one wall limit plus slack (on a busy machine a
-    CPU-bound run may take up to the wall ceiling: time waiting for a CPU is not charged)."""
+    """A probe that hits the wall limit on the real code ends the check once the real run
+    ends; but the real run is at a uniformly random place (issue 32), so every run before
+    it may hit the limit too: the whole batch, one wall ceiling per wave (on a busy machine
+    a CPU-bound run may take up to the ceiling: time waiting for a CPU is not charged)."""
     from grader.runner import Limits
 
-    return Limits().wall_ceiling + SLACK if case.timeout else budget(case.exercise)
+    if case.timeout:
+        return budget(case.exercise, per_run=Limits().wall_ceiling)
+    return budget(case.exercise)
 
 
 def namespaces_available() -> bool:
@@ -118,7 +122,7 @@ def report_line(mode: str, case: Case, graded: Graded, extra: list[str]) -> None
 
 def kill_after(case: Case) -> float:
     """A case that should not hit the wall limit gets 30 s: a hung grader shows up sooner."""
-    return budget(case.exercise) + 30 if case.timeout else 30.0
+    return time_limit(case) + 30 if case.timeout else 30.0
 
 
 def grade_quietly(case: Case, where: Path, course_root: Path, isolation: str | None) -> Graded:

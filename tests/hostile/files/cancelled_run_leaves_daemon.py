@@ -1,5 +1,6 @@
-# trick: every run starts a setsid daemon that ignores SIGTERM and SIGHUP; a run that gets the right answers fails at once, any other sleeps: the real run fails, so the run beside it in the first wave (most likely a mutant, asleep) is cancelled mid-way; its daemon must die with it, as every run's does (tests/unit/grader/runner/test_runner_stop.py times the cancel itself)
+# trick: every run starts a setsid daemon that ignores SIGTERM and SIGHUP; a run that gets the right answers fails at once, any other sleeps: the real run fails, so the run in flight beside it (most likely a mutant, asleep) is cancelled mid-way, and the runs before it (the real run is at a random place) sleep to the wall limit; its daemon must die with it, as every run's does (tests/unit/grader/runner/test_runner_stop.py times the cancel itself)
 # expect: failed
+# timeout: yes
 # exercise: EX-11-01
 import os
 import signal
