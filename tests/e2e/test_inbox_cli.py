@@ -1,10 +1,11 @@
 """A term's hand-ins through the inbox, with the real CLI and a real server on 127.0.0.1.
 
-Three students hand in from their own copies of the course; a fourth uses a wrong token, a
-fifth sends an oversized upload and a sixth a zip naming another student (each refused,
-nothing stored); one re-submits after the deadline. Then every stored file's time is set to
-2001 and ``grade`` grades the inbox's folder: lateness comes from the server's receipts,
-never from the files, and an exercise left unchanged by the late re-submission stays on time.
+Three students hand in from their own copies of the released course (``grader release``);
+a fourth uses a wrong token, a fifth sends an oversized upload and a sixth a zip naming
+another student (each refused, nothing stored); one re-submits after the deadline. Then
+every stored file's time is set to 2001 and ``grade`` grades the inbox's folder: lateness
+comes from the server's receipts, never from the files, and an exercise left unchanged by
+the late re-submission stays on time.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from grader.instructor.term.inbox_store import handins
 from grader.instructor.term.store import receipts
 from tests.e2e.batch_support import environment, grader
 from tests.e2e.conftest import grader_command
-from tests.support.classroom import EXERCISES, FILE_NAMES, STARTERS, signed, solution
+from tests.support.classroom import EXERCISES, FILE_NAMES, REPO, signed, solution
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -37,9 +38,9 @@ EPOCH_2001 = datetime(2001, 1, 1, tzinfo=UTC).timestamp()
 
 
 def course_copy(work: Path, student: str) -> Path:
-    """The student's own copy of the course, every exercise answered."""
+    """The student's own copy of the released course, every exercise answered."""
     root = work / f"course-{student}"
-    shutil.copytree(STARTERS, root / "exercises")
+    shutil.copytree(work / "release", root)
     for exercise in EXERCISES:
         target = root / "exercises" / exercise / FILE_NAMES[exercise]
         target.write_text(signed(exercise, solution(exercise), student), encoding="utf-8")
@@ -100,6 +101,9 @@ def post(url: str, student: str, token: str, body: bytes) -> int | str:
 
 def test_a_term_handed_in_through_the_inbox(inbox: tuple[Path, str, dict[str, str]]) -> None:
     work, url, tokens = inbox
+    released = grader("release", "--out", str(work / "release"), "--root", str(REPO), cwd=work)
+    assert released.code == 0, released.stderr
+    assert not (work / "release" / "grader" / "instructor").exists()
     courses = {s: course_copy(work, s) for s in STUDENTS}
 
     def submit(student: str, *extra: str, env: dict[str, str] | None = None) -> tuple[int, str]:
