@@ -66,3 +66,16 @@ def render_message(message_id: str, params: Mapping[str, Any], lang: str) -> str
         else:
             values[key] = value
     return template.format_map(values)
+
+
+#: The notice a report carries when its runs were not isolated, by isolation mode: its first
+#: line (text), its banner (HTML) and its JSON ``notice``, with ``"official": false``.
+UNOFFICIAL_NOTICES = {
+    "rlimits": "report.weak_isolation",
+    "portable": "report.portable_isolation",
+}
+
+
+def unofficial_notice(isolation: str | None) -> str | None:
+    """The message id of that notice, or None for an isolated run (or no run)."""
+    return UNOFFICIAL_NOTICES.get(isolation or "")

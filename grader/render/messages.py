@@ -321,9 +321,17 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "注意：这次检查没有使用隔离沙箱（rlimits 模式）：探针可以读取参考答案和评分器的文件。用来自查没有问题，但不能作为正式评分。",
         "en": "Note: this check ran without the isolating sandbox (rlimits mode): a probe could read the solutions and the grader's files. Fine for checking your own work; not for official grading.",
     },
+    "report.portable_isolation": {
+        "zh": "注意：这次检查在可移植模式下运行（每次运行一个新的 Python 进程，没有隔离沙箱）：结果和正式评分用的是同一套判定，但不是正式评分。",
+        "en": "Note: this check ran in portable mode (a fresh Python process per run, no isolating sandbox): the verdicts are those of official grading, but this is not official grading.",
+    },
     "error.isolation_unknown": {
-        "zh": "GRADER_ISOLATION={given} 无效：可选 auto、namespaces 或 rlimits。",
-        "en": "GRADER_ISOLATION={given} is not valid: use auto, namespaces or rlimits.",
+        "zh": "GRADER_ISOLATION={given} 无效：可选 auto、namespaces、rlimits 或 portable。",
+        "en": "GRADER_ISOLATION={given} is not valid: use auto, namespaces, rlimits or portable.",
+    },
+    "error.portable_not_official": {
+        "zh": "GRADER_ISOLATION=portable 只能用于学生自己的检查（grader check、check()）；正式评分需要隔离沙箱（namespaces 模式）。",
+        "en": "GRADER_ISOLATION=portable is only for a student's own check (grader check, check()); official grading needs the isolating sandbox (namespaces mode).",
     },
     "error.isolation_unavailable": {
         "zh": "GRADER_ISOLATION=namespaces 要求隔离沙箱，但这台机器上不可用：{reason}。",

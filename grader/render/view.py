@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from grader.judge.message import Message
 from grader.judge.sanitize import clean
-from grader.render.catalog import render_message
+from grader.render.catalog import render_message, unofficial_notice
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -42,7 +42,7 @@ class ReportView:
     rows: tuple[RowView, ...]
     summary: str | None
     error: str | None  # the error's message for a status "error" report
-    weak_isolation: str | None  # the rlimits warning, or None
+    weak_isolation: str | None  # the rlimits / portable warning, or None
 
 
 def report_view(report: CheckReport, lang: str, *, exercise: str | None = None) -> ReportView:
@@ -52,6 +52,7 @@ def report_view(report: CheckReport, lang: str, *, exercise: str | None = None) 
         return None if message is None else render_message(message.id, message.params, lang)
 
     error = report.status == "error"
+    notice = unofficial_notice(report.isolation)
     rows: list[RowView] = []
     shown: set[str] = set()
     for check in () if error else report.checks:
@@ -81,9 +82,7 @@ def report_view(report: CheckReport, lang: str, *, exercise: str | None = None) 
         rows=tuple(rows),
         summary=t(report.summary),
         error="; ".join(t(c.message) or "" for c in report.checks) if error else None,
-        weak_isolation=t(Message("report.weak_isolation"))
-        if report.isolation == "rlimits"
-        else None,
+        weak_isolation=t(Message(notice)) if notice is not None else None,
     )
 
 
