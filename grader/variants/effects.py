@@ -12,8 +12,9 @@ holds every stand-in to that: its statements against the real function's AST, an
 it sends against the real function's.
 
 Common to every stand-in: the real function's preamble (``_preamble``: the session's
-connection and one read of its ``dialect``), then the SQLite path. Only ``always_true`` and
-``returns_none``, copies of the real function with one changed ``return``, keep its
+connection and one read of its ``dialect``), then the SQLite path. Only ``always_true``,
+``returns_none`` and ``returns_event_id``, copies of the real function with one changed
+``return``, keep its
 PostgreSQL branch (one combined statement); the grader's sandbox has no network, so a probe
 can only use SQLite there.
 
@@ -43,6 +44,7 @@ MUTANTS = (
     "always_true",
     "task_twice",
     "returns_none",
+    "returns_event_id",
     "dedupe_without_receipt",
     "effect_on_every_delivery",
     "receipt_committed_first",
@@ -177,6 +179,28 @@ def returns_none(envelope: Any, transaction: Any) -> Any:
         if applied:
             uow.commit()
             return None
+        return applied
+
+
+def returns_event_id(envelope: Any, transaction: Any) -> Any:
+    if not isinstance(envelope, EventEnvelope):
+        raise TypeError(f"envelope must be an EventEnvelope, not {type(envelope).__name__}")
+    with transaction as uow:
+        connection = uow.session.connection()
+        if connection.dialect.name == "postgresql":
+            row = statements.business_task_row(envelope)
+            row["received_at"] = row["created_at"]
+            statement = statements.receipt_and_effect_postgresql()
+            applied = connection.execute(statement, row).scalar_one_or_none() is not None
+        else:
+            applied = insert_receipt(uow.session, envelope)
+            if applied:
+                connection.execute(
+                    statements.BUSINESS_TASK_INSERT, statements.business_task_row(envelope)
+                )
+        if applied:
+            uow.commit()
+            return envelope.event_id
         return applied
 
 

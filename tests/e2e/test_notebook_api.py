@@ -92,7 +92,8 @@ def test_check_works_in_the_portable_mode_and_says_it_is_not_official(
     course.answer("EX-12-01", REPO / "solutions" / "EX-12-01" / "notification_once_probe.py")
     monkeypatch.setenv("GRADER_ISOLATION", "portable")
     report = check("EX-12-01", root=course.root, lang="en")
-    assert (report.status, report.isolation, report.score) == ("passed", "portable", 11.0)
+    assert (report.status, report.isolation) == ("passed", "portable")
+    assert report.score == report.max_score > 0
     assert "this is not official grading" in report._repr_html_()
     assert report.to_dict()["official"] is False
     portable = [s for s in notebook._services.values() if s.settings.isolation == "portable"]
