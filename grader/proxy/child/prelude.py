@@ -12,7 +12,8 @@ Before the run hides ticketflow's source files, the prelude keeps the public sou
 the module under test in ``linecache`` (``keep_public_source``), so ``inspect.getsource``
 on the function under test shows the public ticketflow code, as lesson 13 does: the proxy
 is dressed as the real function (``disguise``), so every run shows the same text, whichever
-implementation answers.
+implementation answers. A reload of a ticketflow module keeps the module as loaded
+(``reloading``): the proxy stays, as the code under test stays in a kernel.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import sys
 from collections.abc import Mapping
 from typing import Any
 
+from grader.proxy.child.reloading import keep_loaded_on_reload
 from grader.runner.passed import passed_channel
 
 #: Bytes of a module's source kept at most (ticketflow's modules have a few KB).
@@ -48,6 +50,7 @@ def keep_public_source(module_name: str) -> None:
 
 def install(recorder: Any, *, target: Mapping[str, str]) -> None:
     keep_public_source(str(target["module"]))
+    keep_loaded_on_reload()
     channel = passed_channel()
     instrument = str(target.get("instrument") or "")
     if instrument:
