@@ -79,3 +79,9 @@ UNOFFICIAL_NOTICES = {
 def unofficial_notice(isolation: str | None) -> str | None:
     """The message id of that notice, or None for an isolated run (or no run)."""
     return UNOFFICIAL_NOTICES.get(isolation or "")
+
+
+def evidence_label(kind: str) -> str:
+    """The label above a failed check's evidence: the program's output (code), or the
+    student's own text, quoted as written (prose)."""
+    return "label.evidence_text" if kind == "prose" else "label.evidence"
