@@ -91,13 +91,17 @@ def test_the_corpus_has_what_the_comparison_needs() -> None:
 # -- no Linux-only primitive on the portable path ------------------------------------------
 
 #: Run first in the grader's process and in every portable run's interpreter: each
-#: primitive the forking runner needs raises, and its modules cannot be imported at all.
+#: primitive the forking runner needs raises, what Windows lacks is gone, and the forking
+#: runner's modules cannot be imported at all.
 FORBID = """
 import os, socket, sys
 def _refused(*args, **kwargs):
     raise AssertionError("the portable path called a Linux-only primitive")
-os.fork = os.forkpty = _refused
 socket.send_fds = socket.recv_fds = _refused
+for _module, _names in ((os, ("fork", "forkpty", "register_at_fork")),  # as on Windows
+                        (socket, ("AF_UNIX", "SOCK_SEQPACKET"))):
+    for _attr in _names:
+        delattr(_module, _attr)
 for _name in ("sandbox", "seccomp", "syscalls", "mounts", "zygote", "zygote_link", "child",
               "spawn", "host", "master", "master_main", "housing"):
     sys.modules["grader.runner." + _name] = None  # an import of it raises ImportError
