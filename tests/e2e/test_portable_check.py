@@ -98,7 +98,9 @@ import os, socket, sys
 def _refused(*args, **kwargs):
     raise AssertionError("the portable path called a Linux-only primitive")
 socket.send_fds = socket.recv_fds = _refused
-for _module, _names in ((os, ("fork", "forkpty", "register_at_fork")),  # as on Windows
+os.supports_dir_fd = set()  # as on Windows: no openat, none of these open flags
+for _module, _names in ((os, ("fork", "forkpty", "register_at_fork", "O_DIRECTORY",
+                              "O_NOFOLLOW", "O_NONBLOCK", "O_PATH")),
                         (socket, ("AF_UNIX", "SOCK_SEQPACKET"))):
     for _attr in _names:
         delattr(_module, _attr)
