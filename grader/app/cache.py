@@ -29,14 +29,15 @@ from grader.app.course import CACHE_DIR
 from grader.app.fingerprint import verdict_fingerprint
 from grader.judge.exercises.spec import Exercise
 from grader.judge.results import CheckReport
-from grader.judge.safe_open import FILE_FLAGS
+from grader.judge.safe_open import FILE_FLAGS, open_flag
 from grader.judge.starters import normalize
 
 CACHE_FILE = "results.json"
 #: A cache file larger than this is ignored (it only ever holds a few small entries).
 MAX_BYTES = 1 << 20
-_DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
-_NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+_DIR_FLAGS = os.O_RDONLY | open_flag("DIRECTORY") | open_flag("NOFOLLOW") | open_flag("CLOEXEC")
+_NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | open_flag("NOFOLLOW")
+_NEW_FILE |= open_flag("CLOEXEC")
 
 
 def cache_key(exercise: Exercise, text: str) -> str:
@@ -97,8 +98,11 @@ def store(
 
 @contextlib.contextmanager
 def _cache_dir(root: Path, *, create: bool) -> Any:
-    """A descriptor of ``root/.grader``, refusing a link there (``ELOOP``/``ENOTDIR``)."""
-    base = os.open(root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    """A descriptor of ``root/.grader``, refusing a link there (``ELOOP``/``ENOTDIR``).
+    Where there is no ``openat`` (Windows) there is no cache: an ``OSError``."""
+    if os.open not in os.supports_dir_fd:
+        raise OSError("no openat on this platform: the verdict cache is not used")
+    base = os.open(root, os.O_RDONLY | open_flag("DIRECTORY") | open_flag("CLOEXEC"))
     try:
         if create:
             with contextlib.suppress(FileExistsError):

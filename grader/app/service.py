@@ -20,7 +20,11 @@ The rules live here and nowhere else:
   is a fork of its server and can read what the server held before, so two students in one
   server could read each other's work. One oracle process per judged submission (the
   implementations under test answer its runs from there; ``grader.proxy.oracle.remote``).
-  ``require_official`` refuses "rlimits" verdicts.
+  ``require_official`` refuses "rlimits" verdicts. A student's own check (``self_check``)
+  runs in the "portable" mode (``grader.runner.portable``: a fresh interpreter per run, no
+  fork server, no oracle process) when asked to (``GRADER_ISOLATION=portable``, e.g. in a
+  container that forbids what the fork servers need), or under "auto" where the forking
+  runner cannot work (not Linux); never for anything else.
 """
 
 from __future__ import annotations
@@ -34,7 +38,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from grader.app import cache
 from grader.app.course import find_course_root, hidden_paths, submission_path
-from grader.app.settings import OFFICIAL_ISOLATION, GradingSettings
+from grader.app.settings import OFFICIAL_ISOLATION, PORTABLE, GradingSettings
 from grader.errors import CourseRootNotFound, RunnerFailure, UsageError
 from grader.judge.exercises import exercise_ids, get_exercise
 from grader.judge.exercises.spec import CodeExercise, Exercise
@@ -43,7 +47,9 @@ from grader.judge.submission import Submission, load_submission
 
 if TYPE_CHECKING:
     from grader.proxy.oracle.remote import OracleProcess
+    from grader.proxy.oracle.session import LocalOracles
     from grader.runner import ForkServer, Master
+    from grader.runner.portable import PortableServer
     from grader.variants.targets import Target
 
 T = TypeVar("T")
@@ -68,6 +74,7 @@ class GradingService:
         self._root_error: CourseRootNotFound | None = None
         self._root_searched = False
         self._masters: dict[tuple[str, ...], Master] = {}
+        self._portable: bool | None = None
 
     # -- the course root -------------------------------------------------------------------
 
@@ -119,6 +126,8 @@ class GradingService:
         the way; ``check`` then reports it, and a master that differs starts afresh."""
         from grader.runner.master import greet_spare
 
+        if self.portable():
+            return False
         try:
             exercise = get_exercise(exercise_id)
             preload = merged_preload([exercise])
@@ -149,6 +158,18 @@ class GradingService:
         """
         if report.kind == "code" and report.isolation not in (None, OFFICIAL_ISOLATION):
             raise UsageError("error.weak_isolation", isolation=report.isolation)
+
+    def portable(self) -> bool:
+        """Whether this service's runs are portable ones (see the module docstring)."""
+        if self._portable is None:
+            from grader.runner.portable_mode import forking_unavailable
+
+            wanted = self.settings.isolation == PORTABLE
+            if wanted and not self.settings.self_check:
+                raise UsageError("error.portable_not_official")
+            auto = self.settings.isolation == "auto" and self.settings.self_check
+            self._portable = wanted or (auto and forking_unavailable() is not None)
+        return self._portable
 
     def hidden(self) -> tuple[Path, ...]:
         """What no run may see: the secrets of the installed and the course tree, plus
@@ -192,7 +213,7 @@ class StudentSession:
     def __init__(self, service: GradingService, preload: tuple[str, ...]) -> None:
         self._service = service
         self._preload = preload
-        self._server: ForkServer | None = None
+        self._server: ForkServer | PortableServer | None = None
 
     def judge(
         self, exercise: Exercise, submission: Submission, *, lang: str | None = None
@@ -216,20 +237,29 @@ class StudentSession:
             limits=settings.limits,
         )
 
-    def server(self) -> ForkServer:
-        """This student's fork server, started on first use; never given to anyone else."""
+    def server(self) -> ForkServer | PortableServer:
+        """This student's fork server, started on first use; never given to anyone else
+        (portable mode: a runner that starts a fresh interpreter per run)."""
+        if self._server is None and self._service.portable():
+            from grader.runner.portable import PortableServer
+
+            self._server = PortableServer(preload=self._preload)
         if self._server is None:
             self._server = _from_master(
                 self._service, lambda master: master.server(), self._preload
             )
         return self._server
 
-    def oracles(self, warm: Target) -> OracleProcess:
+    def oracles(self, warm: Target) -> OracleProcess | LocalOracles:
         """A fresh oracle process (``grader.proxy.oracle.remote``) for one submission's runs,
         importing what ``warm``'s oracle needs; the caller closes it after them, so nothing
-        one submission sends it can stay for the next."""
+        one submission sends it can stay for the next. Portable mode: threads of this
+        process (``LocalOracles``)."""
         from grader.proxy.oracle.remote import OracleProcess
+        from grader.proxy.oracle.session import LocalOracles
 
+        if self._service.portable():
+            return LocalOracles()
         return _from_master(
             self._service, lambda master: OracleProcess.start(master, warm), self._preload
         )

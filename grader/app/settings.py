@@ -18,9 +18,13 @@ from grader.runner.model import Limits
 ISOLATION_ENV = "GRADER_ISOLATION"
 #: "auto": the strongest sandbox available; "namespaces": that one or exit 2; "rlimits": no
 #: isolation (a probe can read the solutions; fine for self-checks, never official).
-ISOLATION_CHOICES = ("auto", "namespaces", "rlimits")
+#: "portable": a fresh interpreter per run, no isolation, on any platform (Windows, macOS);
+#: only for a student's own check (``self_check``), never official; "auto" falls back to it
+#: where the forking runner cannot work.
+ISOLATION_CHOICES = ("auto", "namespaces", "rlimits", "portable")
 #: The only mode in which a verdict may count officially (``GradingService.require_official``).
 OFFICIAL_ISOLATION = "namespaces"
+PORTABLE = "portable"
 
 
 @dataclass(frozen=True)
@@ -29,7 +33,9 @@ class GradingSettings:
     directory, see ``GradingService``); ``lang``: feedback language; ``isolation``: one of
     ``ISOLATION_CHOICES``; ``limits``: per-run resource limits; ``jobs``: runs of one
     submission at a time; ``hide``: extra paths no run may see (e.g. a class folder);
-    ``use_cache``: read and write the course's ``.grader/`` verdict cache."""
+    ``use_cache``: read and write the course's ``.grader/`` verdict cache; ``self_check``: a
+    student's own check (``grader check``, ``check()``), the only use that may run in the
+    "portable" mode (the batch and its workers never do)."""
 
     root: Path | None = None
     lang: str = "zh"
@@ -38,6 +44,7 @@ class GradingSettings:
     jobs: int = 2
     hide: tuple[Path, ...] = ()
     use_cache: bool = True
+    self_check: bool = False
 
     @classmethod
     def from_env(
@@ -49,6 +56,7 @@ class GradingSettings:
         jobs: int | None = None,
         limits: Limits | None = None,
         use_cache: bool = True,
+        self_check: bool = False,
     ) -> GradingSettings:
         """Flags first, then ``$GRADER_LANG`` / ``$GRADER_ISOLATION``, then the defaults.
 
@@ -56,14 +64,18 @@ class GradingSettings:
         """
         from grader.render.catalog import resolve_lang
 
+        mode = isolation_mode(isolation)
+        if mode == PORTABLE and not self_check:
+            raise UsageError("error.portable_not_official")
         return cls(
             root=None if root is None else Path(root).expanduser(),
             lang=resolve_lang(lang),
-            isolation=isolation_mode(isolation),
+            isolation=mode,
             limits=limits or Limits(),
             jobs=jobs if jobs is not None else default_jobs(),
             hide=tuple(Path(p).absolute() for p in hide),
             use_cache=use_cache,
+            self_check=self_check,
         )
 
 

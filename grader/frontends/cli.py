@@ -109,7 +109,9 @@ def run() -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     given = sys.argv[1:] if argv is None else list(argv)
-    if given[:1] == ["check"]:
+    from grader.runner.portable_mode import spare_worth_starting
+
+    if given[:1] == ["check"] and spare_worth_starting():
         from grader.runner.spare import discard_spare, launch_spare
 
         try:

@@ -76,7 +76,7 @@ def _check(
     from grader.app.service import GradingSettings
 
     # one service (and so one warm master) whatever the language; the call chooses it
-    settings = GradingSettings.from_env(root=root, lang="zh")
+    settings = GradingSettings.from_env(root=root, lang="zh", self_check=True)
     path = Path(submission) if submission is not None else None
     return _service(settings).check(exercise_id, path, lang=lang).report
 

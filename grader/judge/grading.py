@@ -27,10 +27,11 @@ from grader.judge.whereabouts import Locate
 if TYPE_CHECKING:
     from grader.proxy.oracle.session import OracleSource
     from grader.runner import ForkServer, Limits, Observations, RunRequest
+    from grader.runner.portable import PortableServer
     from grader.variants.targets import Target
 
 #: Gives the fork server of the student being graded (started on first use).
-ServerFor = Callable[[], "ForkServer"]
+ServerFor = Callable[[], "ForkServer | PortableServer"]
 #: Starts an oracle process for one submission's runs (warming up for the target); the
 #: caller closes it after those runs.
 OraclesFor = Callable[["Target"], "OracleSource"]
@@ -133,7 +134,7 @@ def _summary(checks: Sequence[CheckResult]) -> Message:
 def observe(
     exercise: CodeExercise,
     submission: Submission,
-    server: ForkServer,
+    server: ForkServer | PortableServer,
     source: OracleSource | None = None,
     *,
     jobs: int = 2,

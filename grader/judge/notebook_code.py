@@ -10,18 +10,23 @@ The module starts with ``KERNEL_LINE``: one line that gives the names a notebook
 provides for free (``display``, ``get_ipython``), so a probe that calls them runs as it
 does in JupyterLab. ``get_ipython()`` returns a small stand-in shell: line magics are
 no-ops except ``%time``/``%timeit`` (they run their statement once, like the kernel runs
-it), shell escapes do nothing. Where there is no ``grader`` module (the run removes the
+it; their options, ``%timeit -n 20 -r 1 ...``, are read as IPython reads them), shell
+escapes do nothing. Where there is no ``grader`` module (the run removes the
 real one, whose files are hidden), the line also puts a stand-in in ``sys.modules``: its
 ``check(...)`` does nothing and prints one line saying so, as otter's ``grader.check``
 does in a graded notebook, so a student's own ``check("EX-13-01")`` cell is harmless.
 
 Cell magics: ``%%time``, ``%%timeit`` and ``%%capture`` run the cell's body as Python (the
-kernel does too); any other cell magic (``%%bash``, ``%%writefile``, ...) is not Python, so
+kernel does too; ``%%timeit``'s first line, after its options, is setup code run first);
+any other cell magic (``%%bash``, ``%%writefile``, ...) is not Python, so
 its cell is left out, as comments.
 """
 
 from __future__ import annotations
 
+import inspect
+import re
+import textwrap
 import warnings
 from functools import cache
 from typing import Any
@@ -39,8 +44,10 @@ class _GraderShell:
         return globals()
 
     def run_line_magic(self, magic_name, line, _stack_depth=1):
-        if magic_name in ("time", "timeit") and line.strip():
-            exec(compile(line, "<magic>", "exec"), globals())
+        if magic_name in ("time", "timeit"):
+            statement = magic_statement(magic_name, line)
+            if statement.strip():
+                exec(compile(statement, "<magic>", "exec"), globals())
         return None
 
     def run_cell_magic(self, magic_name, line, cell):
@@ -85,8 +92,51 @@ if "grader" not in _sys.modules:  # the run removed the real one (a test process
 del _sys, _types, _grader_stand_in, _graded_check
 '''
 
-#: Line 1 of a notebook's module: defines ``display`` and ``get_ipython`` in ``__main__``.
-KERNEL_LINE = f"exec({_KERNEL!r})"
+
+#: IPython's options of ``%timeit`` (``TimeMagics.timeit``: getopt spec "n:r:tcp:qov:"),
+#: those that take a value first; ``%time`` has one, ``--no-raise-error``.
+TIMEIT_VALUED, TIMEIT_FLAGS = "nrpv", "tcqo"
+_OPTION = re.compile(r"\s*(-\S*)\s*(.*)", re.S)
+_WORD = re.compile(r"\s*\S+\s*(.*)", re.S)
+
+
+def magic_statement(magic_name: str, line: str) -> str:
+    """The statement of a ``%time``/``%timeit`` line (or the setup of a ``%%timeit`` cell),
+    its options taken off the way IPython's ``parse_options`` takes them: ``-n 20``,
+    ``-n20``, ``-r1 -q``, ``-qo`` all stop at the first word that is not an option."""
+    rest = line
+    while True:
+        found = _OPTION.match(rest)
+        if found is None:
+            return rest
+        option, after = found.group(1), found.group(2)
+        if magic_name == "time":
+            return after if option == "--no-raise-error" else rest
+        letters = option[1:]
+        for at, letter in enumerate(letters):
+            if letter in TIMEIT_VALUED:  # its value: the rest of this word ("-n20"), or
+                if at == len(letters) - 1:  # the next word ("-n 20")
+                    word = _WORD.match(after)
+                    after = "" if word is None else word.group(1)
+                break
+            if letter not in TIMEIT_FLAGS:
+                return rest  # not an option of %timeit: the statement starts here (-x + 1)
+        else:
+            if not letters:
+                return rest
+        rest = after
+
+
+#: Line 1 of a notebook's module: defines ``display`` and ``get_ipython`` in ``__main__``,
+#: with ``magic_statement`` (and what it needs) as the stand-in shell reads magics.
+KERNEL_LINE = "exec({!r})".format(
+    "import re\n"
+    + "\n".join(f"{name} = {globals()[name]!r}" for name in ("TIMEIT_VALUED", "TIMEIT_FLAGS"))
+    + f"\n_OPTION = re.compile({_OPTION.pattern!r}, re.S)"
+    + f"\n_WORD = re.compile({_WORD.pattern!r}, re.S)\n"
+    + textwrap.dedent(inspect.getsource(magic_statement))
+    + _KERNEL
+)
 
 
 def notebook_module(cells: list[str]) -> tuple[str, tuple[int, ...]]:
@@ -117,7 +167,10 @@ def cell_to_python(source: str) -> str:
         name = head[2:].split(maxsplit=1)[0] if head[2:].strip() else ""
         if name not in PYTHON_CELL_MAGICS:
             return "\n".join(f"# {line}" if line.strip() else line for line in lines)
-        lines[first] = f"# {lines[first]}"
+        setup = head[2:].split(maxsplit=1)[1] if len(head[2:].split(maxsplit=1)) > 1 else ""
+        setup = magic_statement(name, setup).strip() if name == "timeit" else ""
+        # %%timeit's first line, after its options, is setup code the kernel runs first
+        lines[first] = setup if setup else f"# {lines[first]}"
         body = "\n".join(lines[first + 1 :])
         return "\n".join([*lines[: first + 1], _transform(body)])
     return _transform(source)

@@ -9,9 +9,11 @@ make a failure message precise and can be *required*, but a pass never rests on 
 
 from __future__ import annotations
 
+import importlib.util
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from grader.judge.advice import source_hint
@@ -122,7 +124,9 @@ def run_check(
         evidence = tail(relocate_traceback(traceback, student_file, locate))
         hint = crash_hint(kind, student_file, where(_line(uncaught.get("line")), locate))
         missing = _missing_ticketflow_module(kind, str(uncaught.get("message", "")))
-        if missing:
+        if missing and not _installed_module(missing):  # a typo: name it, not the sandbox
+            hint = msg("hint.no_such_module", module=missing)
+        elif missing:
             modules = ", ".join(exercise.importable_ticketflow)
             hint = msg("hint.sandbox_module", module=missing, modules=modules)
         return failed_check(name, points, message, hint, evidence)
@@ -141,6 +145,24 @@ def _missing_ticketflow_module(exception_type: str, message: str) -> str | None:
         return None
     match = re.search(r"No module named '(ticketflow(?:_lab)?(?:\.[\w.]+)?)'", message)
     return match.group(1) if match else None
+
+
+def _installed_module(name: str) -> bool:
+    """Whether the installed ticketflow has module ``name`` (found on disk, nothing
+    imported): if not, the import is a typo, whatever the sandbox shows."""
+    top, _, rest = name.partition(".")
+    try:
+        spec = importlib.util.find_spec(top)
+    except (ImportError, ValueError):
+        return False
+    if spec is None or not spec.submodule_search_locations:
+        return False
+    parts = rest.split(".") if rest else []
+    for folder in spec.submodule_search_locations:
+        base = Path(folder).joinpath(*parts)
+        if not parts or base.with_suffix(".py").is_file() or (base / "__init__.py").is_file():
+            return True
+    return False
 
 
 def crash_hint(

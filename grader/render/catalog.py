@@ -66,3 +66,22 @@ def render_message(message_id: str, params: Mapping[str, Any], lang: str) -> str
         else:
             values[key] = value
     return template.format_map(values)
+
+
+#: The notice a report carries when its runs were not isolated, by isolation mode: its first
+#: line (text), its banner (HTML) and its JSON ``notice``, with ``"official": false``.
+UNOFFICIAL_NOTICES = {
+    "rlimits": "report.weak_isolation",
+    "portable": "report.portable_isolation",
+}
+
+
+def unofficial_notice(isolation: str | None) -> str | None:
+    """The message id of that notice, or None for an isolated run (or no run)."""
+    return UNOFFICIAL_NOTICES.get(isolation or "")
+
+
+def evidence_label(kind: str) -> str:
+    """The label above a failed check's evidence: the program's output (code), or the
+    student's own text, quoted as written (prose)."""
+    return "label.evidence_text" if kind == "prose" else "label.evidence"

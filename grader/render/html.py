@@ -7,7 +7,7 @@ from __future__ import annotations
 from functools import cache
 from typing import TYPE_CHECKING
 
-from grader.render.catalog import render_message
+from grader.render.catalog import evidence_label, render_message
 from grader.render.view import report_view
 
 if TYPE_CHECKING:
@@ -33,6 +33,7 @@ def environment() -> jinja2.Environment:
 
 def report_to_html(report: CheckReport, lang: str) -> str:
     labels = {name: render_message(f"label.{name}", {}, lang) for name in _LABELS}
+    labels["evidence"] = render_message(evidence_label(report.kind), {}, lang)
     return (
         environment()
         .get_template("report.html.j2")

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from grader.judge.message import Message
 from grader.judge.sanitize import clean, visible
-from grader.render.catalog import render_message
+from grader.render.catalog import render_message, unofficial_notice
 
 if TYPE_CHECKING:
     from grader.judge.results import CheckReport
@@ -19,14 +19,15 @@ def _text(message: Message | None, lang: str) -> str | None:
 def report_to_dict(report: CheckReport, lang: str, *, given: str | None = None) -> dict[str, Any]:
     """``{"exercise", "status", "score", "max_score", "checks": [...]}`` plus a few extras.
 
-    ``isolation``: the sandbox mode the runs used ("namespaces", "rlimits"; null: no run);
-    ``official``: false when the runs were not isolated ("rlimits"), with ``notice`` saying
+    ``isolation``: the sandbox mode the runs used ("namespaces", "rlimits", "portable";
+    null: no run); ``official``: false when the runs were not isolated ("rlimits",
+    "portable"), with ``notice`` saying
     so (both come first); ``given``: the id as typed, when it was normalised.
     """
-    weak = report.isolation == "rlimits"
-    head: dict[str, Any] = {"official": not weak}
-    if weak:
-        head["notice"] = render_message("report.weak_isolation", {}, lang)
+    notice = unofficial_notice(report.isolation)
+    head: dict[str, Any] = {"official": notice is None}
+    if notice is not None:
+        head["notice"] = render_message(notice, {}, lang)
     if given is not None:
         head["given"] = visible(given)
     return {

@@ -144,6 +144,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "探针在真实实现上失败：笔记本第 {cell} 个单元格第 {line} 行抛出 {type}: {message}",
         "en": "The probe fails against the real implementation: {type}: {message} (notebook cell {cell}, line {line})",
     },
+    "report.not_judged": {
+        "zh": "其余 {count} 项没有评判（包括每一个错误实现）",
+        "en": "{count} more checks not judged (every wrong implementation among them)",
+    },
     "followon.stopped_line": {
         "zh": "没有评判：探针在真实实现上运行到第 {line} 行就停止了（{type}），没有走到这一项。请先修正它。",
         "en": "Not judged: against the real implementation the probe stopped at line {line} ({type}), so this was not checked. Fix that first.",
@@ -179,6 +183,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     "hint.sandbox_module": {
         "zh": "评分沙箱里只能导入本练习需要的 ticketflow 模块：{modules}。你的探针导入了 {module}：从上面这些模块里导入你需要的名字。",
         "en": "The grader's sandbox provides only the ticketflow modules this exercise needs: {modules}. Your probe imports {module}: import what you need from one of those.",
+    },
+    "hint.no_such_module": {
+        "zh": "ticketflow 里没有模块 {module}：检查这一行 import 的拼写，和 README.md 里的 import 对照。",
+        "en": "ticketflow has no module {module}: check the spelling of this import against the imports in README.md.",
     },
     "hint.import_error": {
         "zh": "检查 import 的模块名和名称是否与 README.md 中一致（例如 ticketflow.workers.tasks）。",
@@ -323,9 +331,17 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "注意：这次检查没有使用隔离沙箱（rlimits 模式）：探针可以读取参考答案和评分器的文件。用来自查没有问题，但不能作为正式评分。",
         "en": "Note: this check ran without the isolating sandbox (rlimits mode): a probe could read the solutions and the grader's files. Fine for checking your own work; not for official grading.",
     },
+    "report.portable_isolation": {
+        "zh": "注意：这次检查在可移植模式下运行（每次运行一个新的 Python 进程，没有隔离沙箱）：结果和正式评分用的是同一套判定，但不是正式评分。",
+        "en": "Note: this check ran in portable mode (a fresh Python process per run, no isolating sandbox): the verdicts are those of official grading, but this is not official grading.",
+    },
     "error.isolation_unknown": {
-        "zh": "GRADER_ISOLATION={given} 无效：可选 auto、namespaces 或 rlimits。",
-        "en": "GRADER_ISOLATION={given} is not valid: use auto, namespaces or rlimits.",
+        "zh": "GRADER_ISOLATION={given} 无效：可选 auto、namespaces、rlimits 或 portable。",
+        "en": "GRADER_ISOLATION={given} is not valid: use auto, namespaces, rlimits or portable.",
+    },
+    "error.portable_not_official": {
+        "zh": "GRADER_ISOLATION=portable 只能用于学生自己的检查（grader check、check()）；正式评分需要隔离沙箱（namespaces 模式）。",
+        "en": "GRADER_ISOLATION=portable is only for a student's own check (grader check, check()); official grading needs the isolating sandbox (namespaces mode).",
     },
     "error.isolation_unavailable": {
         "zh": "GRADER_ISOLATION=namespaces 要求隔离沙箱，但这台机器上不可用：{reason}。",
@@ -413,6 +429,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     "label.evidence": {
         "zh": "你的程序的输出（原样显示）",
         "en": "Output of your program (shown verbatim)",
+    },
+    "label.evidence_text": {
+        "zh": "你写的原文（原样引用）",
+        "en": "What you wrote (quoted as written)",
     },
     "label.evidence_above": {"zh": "输出同上。", "en": "Same output as shown above."},
     "label.score": {"zh": "得分", "en": "Score"},

@@ -7,7 +7,7 @@ import sys
 from typing import TYPE_CHECKING, TextIO
 
 from grader.judge.sanitize import fenced, visible
-from grader.render.catalog import render_message
+from grader.render.catalog import evidence_label, render_message
 from grader.render.view import report_view
 
 if TYPE_CHECKING:
@@ -57,7 +57,8 @@ def report_to_text(
         if row.message:
             lines.append(f"      {row.message}")
         if row.evidence:
-            lines.append(c(_DIM, f"      {render_message('label.evidence', {}, lang)}:"))
+            label = render_message(evidence_label(report.kind), {}, lang)
+            lines.append(c(_DIM, f"      {label}:"))
             lines.extend(fenced(row.evidence, "      │ "))
         if row.evidence_above:
             lines.append(c(_DIM, f"      {render_message('label.evidence_above', {}, lang)}"))

@@ -13,12 +13,12 @@ from typing import TYPE_CHECKING
 
 from grader.judge.message import Message
 from grader.judge.sanitize import clean
-from grader.render.catalog import render_message
+from grader.render.catalog import render_message, unofficial_notice
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
 
-    from grader.judge.results import CheckReport
+    from grader.judge.results import CheckReport, CheckResult
 
 
 @dataclass(frozen=True)
@@ -42,7 +42,7 @@ class ReportView:
     rows: tuple[RowView, ...]
     summary: str | None
     error: str | None  # the error's message for a status "error" report
-    weak_isolation: str | None  # the rlimits warning, or None
+    weak_isolation: str | None  # the rlimits / portable warning, or None
 
 
 def report_view(report: CheckReport, lang: str, *, exercise: str | None = None) -> ReportView:
@@ -52,10 +52,16 @@ def report_view(report: CheckReport, lang: str, *, exercise: str | None = None) 
         return None if message is None else render_message(message.id, message.params, lang)
 
     error = report.status == "error"
+    notice = unofficial_notice(report.isolation)
     rows: list[RowView] = []
     shown: set[str] = set()
+    collapsed = _not_judged(report.checks)
     for check in () if error else report.checks:
         if check.passed and check.max_points == 0:
+            continue
+        if collapsed and check in collapsed:
+            if check is collapsed[0]:
+                rows.append(_not_judged_row(collapsed, t))
             continue
         evidence = None if check.passed or not check.evidence else clean(check.evidence)
         repeated = evidence is not None and evidence in shown
@@ -81,9 +87,33 @@ def report_view(report: CheckReport, lang: str, *, exercise: str | None = None) 
         rows=tuple(rows),
         summary=t(report.summary),
         error="; ".join(t(c.message) or "" for c in report.checks) if error else None,
-        weak_isolation=t(Message("report.weak_isolation"))
-        if report.isolation == "rlimits"
-        else None,
+        weak_isolation=t(Message(notice)) if notice is not None else None,
+    )
+
+
+def _not_judged(checks: Sequence[CheckResult]) -> list[CheckResult]:
+    """The checks left unjudged because the probe failed on the real code: every one says
+    the same ``followon.*`` message (where it stopped), so the student reads it once."""
+    followons = [c for c in checks if not c.passed and c.message.id.startswith("followon.")]
+    if len(followons) < 2:
+        return []
+    first = followons[0].message
+    return [c for c in followons if c.message == first]
+
+
+def _not_judged_row(
+    checks: Sequence[CheckResult], t: Callable[[Message | None], str | None]
+) -> RowView:
+    points = sum(c.points for c in checks)
+    most = sum(c.max_points for c in checks)
+    return RowView(
+        title=t(Message("report.not_judged", {"count": len(checks)})) or "",
+        passed=False,
+        points=f"{points:g}/{most:g}",
+        message=t(checks[0].message),
+        hint=None,
+        evidence=None,
+        evidence_above=False,
     )
 
 

@@ -150,4 +150,5 @@ def _drop_in_forked_child() -> None:
         _spare[1].close()
 
 
-os.register_at_fork(after_in_child=_drop_in_forked_child)
+if hasattr(os, "register_at_fork"):  # not on Windows, where the portable runner is used
+    os.register_at_fork(after_in_child=_drop_in_forked_child)

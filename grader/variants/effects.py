@@ -46,6 +46,7 @@ MUTANTS = (
     "always_true",
     "task_twice",
     "returns_none",
+    "returns_event_id",
     "dedupe_without_receipt",
     "effect_on_every_delivery",
     "receipt_committed_first",
@@ -154,6 +155,20 @@ def returns_none(envelope: Any, transaction: Any) -> Any:
             )
             uow.commit()
             return None
+        return applied
+
+
+def returns_event_id(envelope: Any, transaction: Any) -> Any:
+    if not isinstance(envelope, EventEnvelope):
+        raise TypeError(f"envelope must be an EventEnvelope, not {type(envelope).__name__}")
+    with transaction as uow:
+        applied = insert_receipt(uow.session, envelope)
+        if applied:
+            uow.session.connection().execute(
+                statements.BUSINESS_TASK_INSERT, statements.business_task_row(envelope)
+            )
+            uow.commit()
+            return envelope.event_id
         return applied
 
 

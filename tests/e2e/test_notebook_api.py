@@ -33,7 +33,10 @@ def test_warm_calls_reuse_one_master_and_render_html(course: Course) -> None:
     masters = [m for service in notebook._services.values() for m in service._masters.values()]
     second = check("EX-12-01", root=course.root, lang="en")
     again = [m for service in notebook._services.values() for m in service._masters.values()]
-    assert len(masters) == 1 and again == masters and masters[0].alive
+    if first.isolation == "portable":  # GRADER_ISOLATION=portable (CI's second pass): no master
+        assert masters == again == []
+    else:
+        assert len(masters) == 1 and again == masters and masters[0].alive
     assert (first.status, first.lang, second.status, second.lang) == (
         "passed",
         "zh",
@@ -78,3 +81,27 @@ def test_a_forced_isolation_mode_is_honoured_in_a_notebook_too(
     monkeypatch.setenv("GRADER_ISOLATION", "bogus")
     error = check("EX-11-01", root=course.root, lang="en")
     assert error.status == "error" and error.checks[0].message.id == "error.isolation_unknown"
+
+
+def test_check_works_in_the_portable_mode_and_says_it_is_not_official(
+    course: Course, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What a kernel on Windows or macOS gets (``auto`` there is ``portable``)."""
+    from grader.frontends import notebook
+
+    course.answer("EX-12-01", REPO / "solutions" / "EX-12-01" / "notification_once_probe.py")
+    monkeypatch.setenv("GRADER_ISOLATION", "portable")
+    report = check("EX-12-01", root=course.root, lang="en")
+    assert (report.status, report.isolation) == ("passed", "portable")
+    assert report.score == report.max_score > 0
+    assert "this is not official grading" in report._repr_html_()
+    assert report.to_dict()["official"] is False
+    portable = [s for s in notebook._services.values() if s.settings.isolation == "portable"]
+    assert portable and all(not service._masters for service in portable)
+    wrong = course.root / "wrong.py"
+    wrong.write_text(
+        (REPO / "tests/e2e/files/wrong/EX-12-01/no_assertions.py").read_text(encoding="utf-8"),
+        encoding="utf-8",
+    )
+    failed = check("EX-12-01", wrong, root=course.root, lang="en")
+    assert (failed.status, failed.isolation) == ("failed", "portable")

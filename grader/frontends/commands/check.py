@@ -12,10 +12,12 @@ from grader.frontends.commands.common import add_common, emit
 EPILOG = f"""environment:
   GRADER_LANG       feedback language (zh or en)
   GRADER_ISOLATION  sandbox for the runs: auto (default: the strongest available),
-                    namespaces (fail if unavailable) or rlimits (no isolation: a probe can
-                    read the solutions; fine for self-checks, never for official grading).
-                    The report names the mode used (JSON: "isolation"); in rlimits mode
-                    its first line says so.
+                    namespaces (fail if unavailable), rlimits (no isolation: a probe can
+                    read the solutions; fine for self-checks, never for official grading)
+                    or portable (a fresh Python process per run, no isolation, on any
+                    platform: what auto uses on Windows and macOS). The report names the
+                    mode used (JSON: "isolation"); in rlimits and portable mode its first
+                    line says so, and its JSON says "official": false.
 
 {EXIT_CODES}"""
 
@@ -45,7 +47,7 @@ def run(args: argparse.Namespace, lang: str, as_json: bool) -> int:
     from grader.render.text import report_to_text
 
     registered_texts()
-    settings = GradingSettings.from_env(root=args.root, lang=lang)
+    settings = GradingSettings.from_env(root=args.root, lang=lang, self_check=True)
     with GradingService(settings) as service:
         report = service.check(args.exercise, args.path).report
     given = args.exercise if args.exercise.strip() != report.exercise else None

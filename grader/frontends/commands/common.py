@@ -27,7 +27,12 @@ def emit(text: str, stream: TextIO | None = None) -> None:
     error: the rest is dropped and the command still ends with its verdict's exit code."""
     out = stream or sys.stdout
     try:
-        print(text, file=out, flush=True)
+        try:
+            print(text, file=out, flush=True)
+        except UnicodeEncodeError:  # a console or pipe in a legacy code page (Windows: GBK)
+            encoding = getattr(out, "encoding", None) or "ascii"
+            out.buffer.write((text + "\n").encode(encoding, "backslashreplace"))
+            out.flush()
     except BrokenPipeError:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, out.fileno())  # so the interpreter's final flush cannot fail again

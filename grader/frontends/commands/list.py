@@ -21,7 +21,7 @@ def run(args: argparse.Namespace, lang: str, as_json: bool) -> int:
     from grader.app.service import GradingService, GradingSettings
     from grader.render.listing import entries_to_dicts, entries_to_text
 
-    settings = GradingSettings.from_env(root=args.root, lang=lang)
+    settings = GradingSettings.from_env(root=args.root, lang=lang, self_check=True)
     with GradingService(settings) as service:
         entries = list_exercises(service, run_missing=not args.no_run)
     if as_json:

@@ -7,7 +7,12 @@ from grader.judge.results import Message, msg
 
 
 def check_calls(records: Records) -> Message | None:
-    """Two deliveries of one envelope, answered True then False by the real code."""
+    """One envelope delivered twice to one database, answered True then False by the real
+    code. The database is told by the real code itself: it answers False only to an event
+    its database already applied. So a probe with a fresh database per test (one test
+    delivers once, the next twice: [True, True, False] for one event id) delivered twice
+    to one database, and one whose two deliveries went to two databases ([True, True]) did
+    not."""
     calls = calls_of(records, "apply_notification_once")
     if len(calls) < 2:
         return msg("calls.apply.too_few", count=len(calls), needed=2)
@@ -15,15 +20,18 @@ def check_calls(records: Records) -> Message | None:
     for call in calls:
         outcome = "raised" if "raised" in call else call.get("result")
         results.setdefault(call.get("event_id"), []).append(outcome)
-    if all(len(seen) < 2 for seen in results.values()):
+    repeated = [seen for seen in results.values() if len(seen) >= 2]
+    if not repeated:
         return msg("calls.apply.distinct_events", count=len(results))
-    if not any(_true_then_false(seen) for seen in results.values()):
-        return msg("calls.apply.results", results=str(next(iter(results.values()))[:4]))
+    if not any(_applied_then_refused(seen) for seen in repeated):
+        return msg("calls.apply.results", results=str(repeated[0][:4]))
     return None
 
 
-def _true_then_false(outcomes: list[object]) -> bool:
-    return len(outcomes) >= 2 and outcomes[0] is True and outcomes[1] is False
+def _applied_then_refused(outcomes: list[object]) -> bool:
+    """A delivery answered False after one answered True (identity: 1 is not True)."""
+    first_true = next((i for i, outcome in enumerate(outcomes) if outcome is True), None)
+    return first_true is not None and any(o is False for o in outcomes[first_true + 1 :])
 
 
 #: The statement, step by step. Facts: ``first.returned``, ``second.returned`` (steps 3-4),
@@ -35,7 +43,7 @@ REQUIREMENTS = (
     Requirement(
         "step 4: the first delivery returns True (is True, not just truthy)",
         frozenset({"first.returned"}),
-        "returns_none",
+        "returns_event_id",
     ),
     Requirement(
         "step 4: the second delivery returns False (is False)",
@@ -63,6 +71,7 @@ EXERCISE = CodeExercise(
         "no_dedupe",
         "always_true",
         "returns_none",
+        "returns_event_id",
         "receipt_without_task",
         "task_twice",
         "dedupe_without_receipt",

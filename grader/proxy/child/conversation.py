@@ -19,6 +19,7 @@ from __future__ import annotations
 import builtins
 import datetime as _datetime
 import os
+import socket
 import threading
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -35,6 +36,18 @@ class GraderConnectionLost(RuntimeError):
 
 
 Rebuilders = Mapping[str, Callable[[Any, "Conversation"], Any]]
+#: What the run was handed (``grader.runner.passed``): a descriptor, or a connected socket
+#: (the portable mode, where no descriptor can be passed).
+Channel = int | socket.socket
+
+
+def _endpoints(channel: Channel) -> tuple[Callable[[int], bytes], Callable[[Any], int]]:
+    """Read and write of the channel, bound now: a probe that later replaces ``os.read``
+    or ``socket.socket.recv`` changes nothing here."""
+    if isinstance(channel, socket.socket):
+        return channel.recv, channel.send
+    read, write = os.read, os.write
+    return (lambda size: read(channel, size)), (lambda data: write(channel, data))
 
 
 class Conversation(wire.Codec):
@@ -44,8 +57,8 @@ class Conversation(wire.Codec):
     max_str = 65536
     malformed = GraderConnectionLost
 
-    def __init__(self, fd: int, rebuild: Rebuilders | None = None) -> None:
-        self._fd, self._read, self._write = fd, os.read, os.write
+    def __init__(self, channel: Channel, rebuild: Rebuilders | None = None) -> None:
+        self._read, self._write = _endpoints(channel)
         self._getpid, self._pid = os.getpid, os.getpid()
         self._lock = threading.RLock()
         self._rebuild = dict(rebuild or {})
@@ -167,7 +180,7 @@ class Conversation(wire.Codec):
         try:
             data = memoryview(wire.frame(message))
             while data:
-                data = data[self._write(self._fd, data) :]
+                data = data[self._write(data) :]
         except (OSError, wire.WireError) as exc:
             raise GraderConnectionLost(f"cannot reach the grader: {exc}") from None
 
@@ -181,7 +194,7 @@ class Conversation(wire.Codec):
     def _exactly(self, size: int) -> bytes:
         chunks, missing = [], size
         while missing:
-            chunk = self._read(self._fd, min(missing, 1 << 20))
+            chunk = self._read(min(missing, 1 << 20))
             if not chunk:
                 raise OSError("end of conversation")
             chunks.append(chunk)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from grader.proxy.child.conversation import Conversation
+from grader.proxy.child.conversation import Channel, Conversation
 from grader.proxy.child.describe import instance_fields, plain, type_name
 from grader.proxy.child.disguise import disguise
 from grader.proxy.child.statements import rebuilders
@@ -21,13 +21,13 @@ from grader.proxy.child.statements import rebuilders
 ENVELOPE_FIELDS = ("event_id", "event_type", "payload", "occurred_at", "schema_version")
 
 
-def instrument_effects(recorder: Any, fd: int) -> None:
+def instrument_effects(recorder: Any, channel: Channel) -> None:
     from ticketflow.messaging import envelope as envelope_module
     from ticketflow.notifications import effects as module
 
     real = module.__dict__["apply_notification_once"]
     envelope_cls = envelope_module.EventEnvelope
-    apply = applying(Conversation(fd, rebuilders()), envelope_cls)
+    apply = applying(Conversation(channel, rebuilders()), envelope_cls)
     wrapper = _recording_apply(apply, recorder.record, envelope_cls)
     module.apply_notification_once = disguise(wrapper, like=real)
 

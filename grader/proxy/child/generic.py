@@ -14,18 +14,18 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from grader.proxy.child.conversation import Conversation
+from grader.proxy.child.conversation import Channel, Conversation
 from grader.proxy.child.describe import plain, type_name
 from grader.proxy.child.disguise import disguise
 
 
-def instrument_function(recorder: Any, fd: int, *, module: str, function: str) -> None:
+def instrument_function(recorder: Any, channel: Channel, *, module: str, function: str) -> None:
     owner: Any = importlib.import_module(module)
     *path, name = function.split(".")
     for part in path:
         owner = getattr(owner, part)
     real = owner.__dict__[name]
-    call = Conversation(fd).call
+    call = Conversation(channel).call
 
     def asked(*args: Any, **kwargs: Any) -> Any:
         return call({"args": list(args), "kwargs": dict(kwargs)})

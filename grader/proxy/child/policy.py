@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any, TypeVar
 
-from grader.proxy.child.conversation import Conversation
+from grader.proxy.child.conversation import Channel, Conversation
 from grader.proxy.child.describe import exact_int, instance_fields, plain, type_name
 from grader.proxy.child.disguise import disguise
 
@@ -23,12 +23,12 @@ NUMBERS = (int, float, bool)
 Decision = TypeVar("Decision")
 
 
-def instrument_policy(recorder: Any, fd: int) -> None:
+def instrument_policy(recorder: Any, channel: Channel) -> None:
     from ticketflow.workers import policy as module
 
     cls = module.BoundedRetryPolicy
     real = cls.__dict__["decision"]
-    ask = asking(Conversation(fd), module.RetryableTaskError, module.RetryDecision)
+    ask = asking(Conversation(channel), module.RetryableTaskError, module.RetryDecision)
     wrapper = _recording_decision(ask, recorder.record, cls, module.RetryDecision)
     cls.decision = disguise(wrapper, like=real)  # type: ignore[method-assign]
 

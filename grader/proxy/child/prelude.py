@@ -3,7 +3,8 @@
 ``target`` is the declaration of the function under test
 (``grader.variants.targets.Target.to_json``:
 module, function, instrument). Every run installs the same recording proxy, talking to the
-grader's oracle over the descriptor the runner passed (``PASSED_FD``): which implementation
+grader's oracle over the channel the runner handed it (``grader.runner.passed``: descriptor
+``PASSED_FD``, or a loopback socket in the portable mode): which implementation
 answers (the real one or another) is decided on the grader's side and is never sent here,
 so runs differ only in behaviour.
 
@@ -11,7 +12,8 @@ Before the run hides ticketflow's source files, the prelude keeps the public sou
 the module under test in ``linecache`` (``keep_public_source``), so ``inspect.getsource``
 on the function under test shows the public ticketflow code, as lesson 13 does: the proxy
 is dressed as the real function (``disguise``), so every run shows the same text, whichever
-implementation answers.
+implementation answers. A reload of a ticketflow module keeps the module as loaded
+(``reloading``): the proxy stays, as the code under test stays in a kernel.
 """
 
 from __future__ import annotations
@@ -22,7 +24,8 @@ import sys
 from collections.abc import Mapping
 from typing import Any
 
-from grader.runner.passfd import PASSED_FD
+from grader.proxy.child.reloading import keep_loaded_on_reload
+from grader.runner.passed import passed_channel
 
 #: Bytes of a module's source kept at most (ticketflow's modules have a few KB).
 MAX_SOURCE = 256 * 1024
@@ -47,13 +50,15 @@ def keep_public_source(module_name: str) -> None:
 
 def install(recorder: Any, *, target: Mapping[str, str]) -> None:
     keep_public_source(str(target["module"]))
+    keep_loaded_on_reload()
+    channel = passed_channel()
     instrument = str(target.get("instrument") or "")
     if instrument:
         module_name, _, function = instrument.partition(":")
-        getattr(importlib.import_module(module_name), function)(recorder, PASSED_FD)
+        getattr(importlib.import_module(module_name), function)(recorder, channel)
         return
     from grader.proxy.child.generic import instrument_function
 
     instrument_function(
-        recorder, PASSED_FD, module=str(target["module"]), function=str(target["function"])
+        recorder, channel, module=str(target["module"]), function=str(target["function"])
     )

@@ -24,6 +24,7 @@ from typing import Protocol
 from grader.proxy.oracle.implementations import answer_for, encoders_for
 from grader.proxy.oracle.link import Answer, ConversationBroken, Encoder, Ended, Link, OracleBug
 from grader.runner import ForkServer, Observations, RunnerError, RunRequest
+from grader.runner.portable import PortableServer
 from grader.variants.targets import Target
 
 #: The oracle gives up on a student's side that stays silent this long in the middle of a
@@ -126,7 +127,7 @@ class LocalOracles:
 
 
 def run_with_oracles(
-    server: ForkServer,
+    server: ForkServer | PortableServer,
     request: RunRequest,
     target: Target | str,
     names: Sequence[str],
@@ -138,6 +139,8 @@ def run_with_oracles(
     """``source``: where the oracles live (default: threads of this process). ``stop``: as
     for ``ForkServer.run_until`` (the runs it cancels or never starts are None); without
     it every run's observations are there."""
+    if isinstance(server, PortableServer):
+        return _portable_runs(server, request, target, names, max_parallel=max_parallel, stop=stop)
     source = source or LocalOracles()
     started: dict[int, OracleHandle] = {}
 
@@ -159,6 +162,41 @@ def run_with_oracles(
         raise RunnerError(f"the grader's oracle failed: {bugs[0]}")
     return [
         None if run is None else _judged(run, outcomes[index]) for index, run in enumerate(results)
+    ]
+
+
+def _portable_runs(
+    server: PortableServer,
+    request: RunRequest,
+    target: Target | str,
+    names: Sequence[str],
+    *,
+    max_parallel: int,
+    stop: Callable[[int, Observations], bool] | None,
+) -> list[Observations | None]:
+    """The portable runner (``grader.runner.portable``) hands each run's authenticated
+    loopback socket over instead of taking a descriptor; its oracles are threads of this
+    process, serving that socket as ``Oracle`` serves its end of a socketpair."""
+    outcomes: dict[int, Outcome] = {}
+
+    def serve(index: int, sock: socket.socket) -> None:
+        sock.settimeout(SILENCE_SECONDS)
+        try:
+            answer, encoders = answer_for(target, names[index]), encoders_for(target)
+        except Exception as exc:  # an import that fails: the grader's fault, never a verdict
+            outcomes[index] = Outcome(bug=f"the oracle could not start: {exc!r}"[:500])
+            return
+        outcomes[index] = converse(sock, answer, encoders)
+
+    results = server.run_until(
+        [request] * len(names), max_parallel=max_parallel, stop=stop, serve_channel=serve
+    )
+    bugs = [outcome.bug for outcome in outcomes.values() if outcome.bug]
+    if bugs:
+        raise RunnerError(f"the grader's oracle failed: {bugs[0]}")
+    return [
+        None if run is None else _judged(run, outcomes.get(index, Outcome()))
+        for index, run in enumerate(results)
     ]
 
 

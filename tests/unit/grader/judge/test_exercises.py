@@ -65,6 +65,19 @@ def test_ex_12_01_needs_the_same_event_twice_answered_true_then_false() -> None:
     assert wrong is not None and wrong.id == "calls.apply.results"
 
 
+def test_ex_12_01_looks_at_deliveries_to_one_database_not_at_every_call_of_an_event_id() -> None:
+    """A unittest probe with a fresh database per test: one test delivers once, the next
+    twice. The real code's False says the second delivery of that test reached a database
+    that had the event already."""
+    per_test_databases = [apply_call(True), apply_call(True), apply_call(False)]
+    assert ex12_calls(per_test_databases) is None
+    never_twice_into_one = ex12_calls([apply_call(True), apply_call(True)])
+    assert never_twice_into_one is not None
+    refused_before_applied = ex12_calls([apply_call(False), apply_call(True)])
+    assert refused_before_applied is not None
+    assert refused_before_applied.id == "calls.apply.results"
+
+
 def test_ex_13_01_needs_failure_then_redelivery_then_duplicate() -> None:
     good = [apply_call(raised="InjectedFailure"), apply_call(True), apply_call(False)]
     assert ex13_calls(good) is None

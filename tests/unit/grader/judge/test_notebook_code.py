@@ -113,3 +113,26 @@ def test_a_test_process_keeps_its_real_grader() -> None:
 
     _run(["x = 1"])
     assert sys.modules["grader"] is grader
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "%timeit -n 20 -r 1 y = x * 2",
+        "%timeit -n20 -r1 -q y = x * 2",
+        "%timeit -qo y = x * 2",
+        "%time y = x * 2",
+        "%time --no-raise-error y = x * 2",
+    ],
+)
+def test_line_magics_with_options_run_their_statement_as_ipython_reads_it(line: str) -> None:
+    """``%timeit -n 20 -r 1 stmt`` used to be compiled whole: "SyntaxError (<magic>)"."""
+    namespace, _ = _run(["x = 21", line])
+    assert namespace["y"] == 42
+
+
+def test_a_timeit_cells_first_line_after_its_options_is_setup_code() -> None:
+    cell = "%%timeit -n 5 -r 1 base = 40\ntotal = base + 2\n"
+    assert cell_to_python(cell).count("\n") == cell.count("\n")
+    namespace, _ = _run([cell])
+    assert namespace["total"] == 42

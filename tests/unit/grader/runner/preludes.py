@@ -71,3 +71,13 @@ def import_grader_module(recorder: Recorder, *, module: str) -> None:
     new = module not in sys.modules
     importlib.import_module(module)
     recorder.record("imported", module=module, new=new)
+
+
+def expose_channel(recorder: Recorder) -> None:
+    """The run's channel to its caller (``grader.runner.passed``), as the builtin
+    ``caller_channel``: what a proxy would talk on, for tests of the channel itself."""
+    import builtins
+
+    from grader.runner.passed import passed_channel
+
+    builtins.caller_channel = passed_channel()  # type: ignore[attr-defined]

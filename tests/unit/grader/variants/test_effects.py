@@ -76,6 +76,7 @@ def test_each_twin_refuses_a_look_alike_envelope_like_the_real_function(twin: st
         ("always_true", (True, True), (1, 1)),
         ("task_twice", (True, False), (1, 2)),
         ("returns_none", (None, False), (1, 1)),
+        ("returns_event_id", ("evt-stand-in", False), (1, 1)),
         ("dedupe_without_receipt", (True, False), (0, 1)),
         ("effect_on_every_delivery", (True, False), (1, 2)),
         ("receipt_committed_first", (True, False), (1, 1)),

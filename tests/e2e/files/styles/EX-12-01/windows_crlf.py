@@ -1,0 +1,19 @@
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from ticketflow.db import Base, BusinessTask, NotificationReceipt, create_engine_from_url
+from ticketflow.messaging.outbox import EventEnvelope
+from ticketflow.notifications.effects import SqlAlchemyEffectTransaction, apply_notification_once
+
+engine = create_engine_from_url("sqlite://")
+Base.metadata.create_all(engine)
+transaction = SqlAlchemyEffectTransaction(engine)
+envelope = EventEnvelope(event_id="evt-crlf", event_type="ticket.assigned", payload={"ticket_id": 4})
+first = apply_notification_once(envelope, transaction)
+second = apply_notification_once(envelope, transaction)
+assert first is True
+assert second is False
+with Session(engine) as session:
+    assert session.scalar(select(func.count()).select_from(NotificationReceipt)) == 1
+    assert session.scalar(select(func.count()).select_from(BusinessTask)) == 1
+print(first, second)

@@ -1,0 +1,47 @@
+from sqlalchemy import event, func, select
+from sqlalchemy.orm import Session
+
+from ticketflow.db import Base, BusinessTask, NotificationReceipt, create_engine_from_url
+from ticketflow.messaging.outbox import EventEnvelope
+from ticketflow.notifications.effects import SqlAlchemyEffectTransaction, apply_notification_once
+
+engine = create_engine_from_url("sqlite://")
+Base.metadata.create_all(engine)
+transaction = SqlAlchemyEffectTransaction(engine)
+envelope = EventEnvelope(event_id="evt-13", event_type="ticket.assigned", payload={"ticket_id": 7})
+
+
+def counts():
+    with Session(engine) as session:
+        return (
+            session.scalar(select(func.count()).select_from(NotificationReceipt)),
+            session.scalar(select(func.count()).select_from(BusinessTask)),
+        )
+
+
+class InjectedFailure(Exception):
+    pass
+
+
+def fail_business_task(conn, cursor, statement, params, context, many):
+    if statement.lstrip().upper().startswith("INSERT INTO BUSINESS_TASKS"):
+        raise InjectedFailure("effect store went away")
+
+
+event.listen(engine, "before_cursor_execute", fail_business_task)
+try:
+    apply_notification_once(envelope, transaction)
+except InjectedFailure:
+    failed = True
+else:
+    failed = False
+finally:
+    event.remove(engine, "before_cursor_execute", fail_business_task)
+assert failed, "the injected failure must come out of apply_notification_once"
+assert counts() == (0, 0), counts()
+
+assert apply_notification_once(envelope, transaction) is True
+assert counts() == (1, 1), counts()
+assert apply_notification_once(envelope, transaction) is False
+assert counts() == (1, 1), counts()
+print("atomic:", counts())
