@@ -16,7 +16,11 @@ from typing import Any
 import pytest
 
 from tests.notebooks.kernel import cells_tagged, stream_text
-from ticketflow_lab.live_services import skip_reason
+from tests.support.services import (
+    postgres_unreachable,
+    rabbitmq_unreachable,
+    redis_unreachable,
+)
 
 pytestmark = [pytest.mark.notebooks, pytest.mark.slow]
 
@@ -30,10 +34,19 @@ def printed(notebook: Any, tag: str) -> list[str]:
     return stream_text(cell).splitlines()
 
 
+UNREACHABLE: dict[str, Callable[[], str | None]] = {
+    "RabbitMQ": rabbitmq_unreachable,
+    "Redis": redis_unreachable,
+    "PostgreSQL": postgres_unreachable,
+}
+
+
 def needs(*services: str) -> None:
-    reason = skip_reason(*services)
-    if reason is not None:
-        pytest.skip(f"needs {', '.join(services)}: {reason}")
+    """Skip only when a named service is unreachable (the reason names it)."""
+    for service in services:
+        reason = UNREACHABLE[service]()
+        if reason is not None:
+            pytest.skip(reason)
 
 
 def test_a_pickle_message_is_rejected_into_the_dead_letter_queue(
