@@ -46,7 +46,7 @@ def needs(*services: str) -> None:
     for service in services:
         reason = UNREACHABLE[service]()
         if reason is not None:
-            pytest.skip(reason)
+            pytest.skip(reason)  # "<service> is unreachable at host:port; ..."
 
 
 def test_a_pickle_message_is_rejected_into_the_dead_letter_queue(
