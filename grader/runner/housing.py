@@ -12,17 +12,19 @@ import shutil
 import tempfile
 from collections.abc import Collection
 
-from grader.runner import cgroups, sandbox, spawn
+from grader.runner import cgroups, sandbox, spawn, view
 from grader.runner.model import RunnerError
 
-Layout = tuple[dict[str, list[str]], bool]
+#: The runs' file-system view ("namespaces" only) and whether they drop to nobody.
+Layout = tuple[view.View | None, bool]
 
 
 def host_layout(mode: str) -> Layout:
-    """The runs' mount plan and whether they drop to nobody (worked out once; a master
-    works it out for every host it forks)."""
+    """The runs' file-system view and whether they drop to nobody (worked out once, after
+    the preload; a master works it out for every host it forks). "namespaces": this process
+    moves to a mount namespace of its own, where the view's staging layers live."""
     needed = sandbox.needed_paths()
-    plan = sandbox.overlay_plan(needed) if mode == "namespaces" else {}
+    plan = view.build(view.allowed_paths()) if mode == "namespaces" else None
     # rlimits mode as root: run the student as nobody when nobody can reach the interpreter
     drop = mode == "namespaces" or (
         os.geteuid() == 0 and not sandbox.unreachable_for_nobody(needed)

@@ -16,12 +16,15 @@ namespaces; the student runs as ``nobody`` (65534, no supplementary groups, no
 capabilities, ``PR_SET_NO_NEW_PRIVS``, own user namespace and session keyring) as PID 2,
 beside the namespace's PID 1 (``INIT``, root; see ``grader.runner.spawn``).
 
-* Prevents: writing anything persistent (every mount is read-only; /tmp, /var/tmp and
-  /dev/shm are fresh size-limited tmpfs discarded with the run, /dev/pts a fresh devpts);
-  reading ``hide`` paths (an empty read-only tmpfs, or /dev/null for a file, is mounted over
-  them); any network (the new network namespace has only a down loopback, so TCP to
-  127.0.0.1:5432 fails and abstract unix sockets of the machine are out of reach);
-  connecting to local services' unix sockets under /run (an empty tmpfs covers /run);
+* Prevents: seeing any file beyond the allow-list view (``grader.runner.view``: the
+  interpreter, the packages loaded, the libraries they load, a synthetic /etc, its own
+  devices); sharing a lock or an access time with another run (every file is an inode of the
+  run's own overlay mount); writing anything persistent (the view is read-only; /tmp,
+  /var/tmp and /dev/shm are fresh size-limited tmpfs discarded with the run, /dev/pts a fresh
+  devpts); reading ``hide`` paths inside the view (an empty read-only tmpfs, or /dev/null for
+  a file, is mounted over them); any network (the new network namespace has only a down
+  loopback, so TCP to 127.0.0.1:5432 fails and abstract unix sockets of the machine are out
+  of reach); connecting to local services' unix sockets (/run is not in the view);
   seeing or signalling processes outside the run, including the other run executing in
   parallel; sharing kernel keyrings or an RLIMIT_NPROC budget with other runs (fresh user
   namespace); signalling, ptracing or reading the fds, root, cwd or environment of PID 1
@@ -32,12 +35,11 @@ beside the namespace's PID 1 (``INIT``, root; see ``grader.runner.spawn``).
   fork, daemon threads); if the host dies, so does the zygote, and PID 1 reads EOF on its
   lifeline and exits; reading another run's output in the memory it inherits (it is a fork
   of the zygote, which never holds a run's data).
-* Leaves open: reading every world-readable file that is not hidden (the course tree, the
-  venv, /etc); CPU and memory up to the rlimits, and RLIMIT_AS is per process, so up to
+* Leaves open: reading the files of the view (the interpreter's installation, the venv);
+  CPU and memory up to the rlimits, and RLIMIT_AS is per process, so up to
   ``max_processes`` processes may each use ``memory_bytes`` (no cgroup); kernel attack
   surface within the seccomp allow-list (``allowlist``: what CPython, the preloaded modules
-  and SQLite use; no locks, inotify, socket cookies, namespaces or page-cache calls);
-  world-accessible unix sockets outside /run, /tmp, /var/tmp and /dev/shm; lying on the
+  and SQLite use; no leases, inotify, socket cookies, namespaces or page-cache calls); lying on the
   observation channel; side channels between runs (system load, /sys/fs/cgroup and
   /proc/stat counters, pipe inode numbers: H18). If
   the kernel refuses unprivileged user namespaces (``drop_privileges`` returns False), all
@@ -45,10 +47,9 @@ beside the namespace's PID 1 (``INIT``, root; see ``grader.runner.spawn``).
   ones) and one RLIMIT_NPROC budget.
 
 Order inside the namespace (the prelude needs files that get hidden later):
-mounts made private -> directories on the way to the Python installation that ``nobody``
-cannot traverse (e.g. /root, mode 0700) are covered by a tmpfs into which only the needed
-trees are bind-mounted -> everything read-only -> fresh tmpfs on /tmp, /var/tmp, /dev/shm,
-empty /run -> fresh /proc -> workdir /tmp/work created and made the cwd -> *the prelude is
+mounts made private -> the view becomes the root (``view.enter``: a read-only overlay of the
+staging layer on the host, fresh /dev, /proc, /tmp, /var/tmp, /dev/shm, ``pivot_root``) ->
+workdir /tmp/work created and made the cwd -> *the prelude is
 imported and called, as root, with hide paths still visible* (the real /tmp is already gone;
 files it writes into the cwd are handed to the student) -> source written -> hide paths
 covered -> workdir chowned to nobody -> privileges dropped -> rlimits -> env scrubbed ->
@@ -81,14 +82,11 @@ import os
 import resource
 import sys
 
+from grader.runner import view
 from grader.runner.model import Limits
 from grader.runner.mounts import (
-    EMPTY_DIRS,
-    TMPFS_DIRS,
     hide,
     needed_paths,
-    overlay_plan,
-    prepare_mounts,
     unreachable_for_nobody,
 )
 from grader.runner.syscalls import (
@@ -111,13 +109,11 @@ from grader.runner.syscalls import (
 
 __all__ = [
     "CLONE_NEWPID",
-    "EMPTY_DIRS",
     "INIT",
     "NOBODY",
     "NS_FLAGS",
     "PR_SET_CHILD_SUBREAPER",
     "PR_SET_PDEATHSIG",
-    "TMPFS_DIRS",
     "apply_rlimits",
     "close_fds_except",
     "die_with_parent",
@@ -125,9 +121,7 @@ __all__ = [
     "hide",
     "namespaces_unavailable",
     "needed_paths",
-    "overlay_plan",
     "prctl",
-    "prepare_mounts",
     "scrub_environ",
     "setns",
     "unreachable_for_nobody",
@@ -246,7 +240,7 @@ def namespaces_unavailable() -> str | None:
             inner = os.fork()
             if inner == 0:
                 try:
-                    prepare_mounts(overlay_plan([]), 1 << 20)
+                    view.probe()
                     os._exit(0)
                 except BaseException as exc:
                     os.write(write_end, f"mount setup failed: {exc}".encode()[:400])

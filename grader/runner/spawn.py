@@ -44,11 +44,12 @@ from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
 from typing import NoReturn
 
-from grader.runner import cgroups, child, sandbox
+from grader.runner import cgroups, child, sandbox, view
 from grader.runner.model import RunRequest
 from grader.runner.passfd import Pipes, close_pipes
 from grader.runner.protocol import write_status
 from grader.runner.syscalls import CLONE_NEWNET, CLONE_NEWNS, CLONE_NEWPID
+from grader.runner.view import View
 
 #: The student's working directory inside the namespace (on the run's fresh /tmp tmpfs).
 NS_WORKDIR = "/tmp/work"
@@ -108,7 +109,7 @@ def launch_from_pipe(
     writes: tuple[int, int, int, int],
     passed: int | None,
     hide: Sequence[str],
-    plan: dict[str, list[str]],
+    plan: View | None,
     forget: Callable[[], None] = lambda: None,
 ) -> Launched:
     """In the zygote: start I, then fork C beside it, in fresh namespaces (see the module
@@ -219,13 +220,15 @@ def _ns_student(
     fds: tuple[int, int, int, int],
     passed: int | None,
     hide: Sequence[str],
-    plan: dict[str, list[str]],
+    plan: View | None,
 ) -> NoReturn:
     os.setsid()  # never in the zygote's process group: kill(0, ...) would reach every run
     box = [dataclasses.replace(read_request(request_r), pass_fd=passed)]
     sandbox.close_fds_except({2, *fds, *passed_fds(box)})  # the zygote's, other runs', I's
     sandbox.unshare(sandbox.NS_FLAGS & ~_HOST_SIDE)  # pid, net, mnt: born in them, with I
-    sandbox.prepare_mounts(plan, box[0].limits.tmpfs_bytes)
+    if plan is None:  # never: "namespaces" hosts always have a view (``housing``)
+        raise RuntimeError("a namespaces run without a file-system view")
+    view.enter(plan, box[0].limits.tmpfs_bytes)
     child.main(box, mode="namespaces", fds=fds, hide=hide, workdir=NS_WORKDIR, drop=True)
 
 

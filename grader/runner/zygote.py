@@ -33,13 +33,14 @@ from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from grader.runner import sandbox, spawn
+from grader.runner.view import View
 
 #: Descriptors of a "start" message, in order (a passed one, if any, comes last).
 START_FDS = ("out", "err", "chan", "stat", "request")
 _PACKET = 1 << 12
 
 
-def fork(hide: Sequence[str], plan: dict[str, list[str]]) -> tuple[int, socket.socket]:
+def fork(hide: Sequence[str], plan: View | None) -> tuple[int, socket.socket]:
     """Start the zygote (in the host, before any run): its pid, and the host's end."""
     ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     host = os.getpid()
@@ -67,7 +68,7 @@ def receive(sock: socket.socket) -> tuple[dict[str, Any] | None, list[int]]:
 
 
 class _Zygote:
-    def __init__(self, sock: socket.socket, hide: Sequence[str], plan: dict[str, list[str]]):
+    def __init__(self, sock: socket.socket, hide: Sequence[str], plan: View | None):
         self.sock, self.hide, self.plan = sock, hide, plan
         self.runs: dict[int, tuple[int, int, int]] = {}  # C's pid: (rid, init pid, lifeline)
         self.inits: dict[int, int] = {}  # init pid: C's pid
@@ -137,9 +138,7 @@ class _Zygote:
             )
 
 
-def _serve(
-    sock: socket.socket, host: int, hide: Sequence[str], plan: dict[str, list[str]]
-) -> NoReturn:
+def _serve(sock: socket.socket, host: int, hide: Sequence[str], plan: View | None) -> NoReturn:
     sandbox.die_with_parent(host)
     sandbox.close_fds_except({2, sock.fileno()})  # the host's pipes are the host's alone
     with contextlib.suppress(ChildProcessError):  # its argument parser's names, made once:

@@ -20,6 +20,7 @@ from grader.runner import spawn, zygote
 from grader.runner.model import RunnerError, RunRequest
 from grader.runner.passfd import Pipes, close_pipes
 from grader.runner.protocol import write_all
+from grader.runner.view import View
 
 #: Exit status of a host whose zygote is gone (or that could not leave a run's namespaces).
 GONE = spawn.SETNS_FAILED
@@ -27,7 +28,7 @@ Ended = Callable[[int, int, tuple[float, int]], None]
 
 
 class ZygoteLink:
-    def __init__(self, hide: Sequence[str], plan: dict[str, list[str]], on_ended: Ended):
+    def __init__(self, hide: Sequence[str], plan: View | None, on_ended: Ended):
         self.pid, self._sock = zygote.fork(hide, plan)
         self._sock.setblocking(False)
         self._on_ended = on_ended
