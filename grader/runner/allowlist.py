@@ -46,7 +46,7 @@ GROUPS: dict[str, list[str]] = {
     """),
     "files, by descriptor": _names("""
         read write readv writev pread64 pwrite64 preadv pwritev lseek close close_range dup
-        dup2 dup3 fstat newfstatat statx stat lstat fstatfs statfs ftruncate fsync fdatasync
+        dup2 dup3 flock fstat newfstatat statx stat lstat fstatfs statfs ftruncate fsync fdatasync
         fchmod fchown getdents64 sendfile copy_file_range splice tee ioctl pipe pipe2
         memfd_create eventfd2 fallocate
     """),
@@ -79,8 +79,10 @@ GROUPS: dict[str, list[str]] = {
     """),
 }
 
-#: fcntl commands allowed: descriptors and flags, never locks, leases or notifications.
-FCNTL_COMMANDS = (0, 1, 2, 3, 4, 1030, 1031, 1032, 1033, 1034)  # DUPFD.., *PIPE_SZ, *SEALS
+#: fcntl commands allowed: descriptors, flags and record locks (F_GETLK, F_SETLK, F_SETLKW and
+#: their open-file-description forms), never leases or directory notifications. A lock is
+#: the run's own: every file it can open is an inode of its own overlay mount (``view``).
+FCNTL_COMMANDS = (0, 1, 2, 3, 4, 5, 6, 7, 36, 37, 38, 1030, 1031, 1032, 1033, 1034)
 #: madvise advice allowed: never one that loads or evicts a file's pages (WILLNEED 3, COLD 20,
 #: PAGEOUT 21, POPULATE_READ 22).
 MADVISE_ADVICE = (0, 1, 2, 4, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19)

@@ -10,11 +10,10 @@ the probe knowing any expected value (H15, ``tests/hostile/FINDINGS.md``: 60 % f
 passes of EX-11-01 through ``flock`` on shared read-only files). Every run sees the same
 installed files and the same kernel, so the filter refuses, with ``EPERM``:
 
-* file locks of every kind (``flock``; ``fcntl`` record locks, open-file-description locks,
-  leases, directory notifications): a lock on a shared file is seen by every other run.
-  SQLite on a *file* would need them, so ``prepare`` makes SQLite's lock-free VFS
-  (``unix-none``) the default: a probe's database file works, without locks between its
-  connections;
+* leases and directory notifications (``fcntl`` F_SETLEASE, F_NOTIFY). File locks are
+  allowed: every file a run can open is an inode of the run's own overlay mount
+  (``grader.runner.view``), so a lock is seen by the run's own processes only, and SQLite
+  locks its files as it does on the student's machine;
 * ``inotify`` and ``fanotify``: a run would see another run open a shared file;
 * ``getsockopt(SO_COOKIE)``: it draws the next number of a machine-wide counter that a run
   can also advance, a message to any later run, even another student's (H16);
@@ -52,7 +51,6 @@ _LD, _JEQ, _JGE, _JSET, _RET = 0x20, 0x15, 0x35, 0x45, 0x06
 
 #: x86-64 syscall numbers refused outright.
 _REFUSED = {
-    "flock": 73,
     "inotify_init": 253,
     "inotify_add_watch": 254,
     "inotify_init1": 294,
@@ -66,8 +64,8 @@ _REFUSED = {
 }
 _CLONE, _CLONE3, _FCNTL, _GETSOCKOPT = 56, 435, 72, 55
 _PREADV2, _PWRITEV2 = 327, 328
-#: fcntl commands refused: F_GETLK, F_SETLK, F_SETLKW, the F_OFD_* three, leases, F_NOTIFY.
-_FCNTL_LOCKS = (5, 6, 7, 36, 37, 38, 1024, 1025, 1026)
+#: fcntl commands refused: leases (F_SETLEASE, F_GETLEASE) and F_NOTIFY.
+_FCNTL_LOCKS = (1024, 1025, 1026)
 _CLONE_NEW = 0x7E020080  # CLONE_NEWTIME, NS, CGROUP, UTS, IPC, USER, PID, NET
 _SOL_SOCKET, _SO_COOKIE = 1, 57
 
@@ -172,26 +170,8 @@ def policy() -> str:
 
 def prepare() -> None:
     """In the host, before any fork and before its environment is scrubbed (the audit switch,
-    ``allowlist.audit``): build the program (a run then writes to none of its pages), and
-    make SQLite open files without OS locks, which the filter refuses."""
+    ``allowlist.audit``): build the program (a run then writes to none of its pages)."""
     _program()
-    sqlite_without_file_locks()
-
-
-def sqlite_without_file_locks() -> bool:
-    """Make ``unix-none`` the default VFS of the SQLite library ``sqlite3`` uses (the same
-    loaded copy: ``_sqlite3`` is imported first). False if it is not there."""
-    import _sqlite3  # noqa: F401  # loads the library whose default this changes
-
-    try:
-        library = ctypes.CDLL("libsqlite3.so.0")
-    except OSError:
-        return False
-    library.sqlite3_vfs_find.restype = ctypes.c_void_p
-    library.sqlite3_vfs_find.argtypes = [ctypes.c_char_p]
-    library.sqlite3_vfs_register.argtypes = [ctypes.c_void_p, ctypes.c_int]
-    vfs = library.sqlite3_vfs_find(b"unix-none")
-    return bool(vfs) and library.sqlite3_vfs_register(vfs, 1) == 0
 
 
 def install() -> bool:
