@@ -1,6 +1,7 @@
 # trick: no expected value anywhere: the runs of one batch vote on behaviour through flock() on shared read-only files (one first-wave run stays alive and collects every later run's hash of what the implementation answers); a run passes iff its hash is one the real run may have (the red team's H15, 60% full passes before the seccomp filter)
 # expect: failed
 # exercise: EX-11-01
+# known-hole-rlimits: H15 flaky
 import collections, fcntl, glob, hashlib, os, sys, time
 from ticketflow.workers.tasks import BoundedRetryPolicy, RetryableTaskError
 

@@ -27,9 +27,11 @@ def require_namespaces() -> None:
 
 
 def server_for(mode: str) -> Iterator[ForkServer]:
+    """A server whose host preloads the test preludes: a run's view holds the packages its
+    host loaded (``grader.runner.view``), as a grading host loads the grader's own."""
     if mode == "namespaces":
         require_namespaces()
-    with ForkServer(isolation=mode) as server:
+    with ForkServer(isolation=mode, preload=[PRELUDES]) as server:
         assert server.isolation == mode
         yield server
 

@@ -33,7 +33,7 @@ def test_libseccomp_builds_the_allow_list_here() -> None:
 
 
 def test_nothing_that_passes_notes_is_on_the_list() -> None:
-    refused = {"flock", "inotify_init1", "inotify_add_watch", "fanotify_init", "unshare"}
+    refused = {"inotify_init1", "inotify_add_watch", "fanotify_init", "unshare"}
     refused |= {"setns", "mount", "keyctl", "add_key", "request_key", "ptrace", "bpf"}
     refused |= {"fadvise64", "readahead", "mincore", "cachestat", "io_uring_setup"}
     refused |= {"perf_event_open", "userfaultfd", "process_vm_readv", "kcmp", "clone3"}
@@ -62,15 +62,15 @@ def test_honest_work_meets_no_call_off_the_list(probe: Path, course_root: Path) 
 
 
 AUDITED = """
-import fcntl, os
+import os
 fd = os.open(os.__file__, os.O_RDONLY)
-fcntl.flock(fd, fcntl.LOCK_SH)
-print("locked")
+os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_WILLNEED)
+print("loaded")
 """
 
 
 def test_in_audit_mode_a_call_off_the_list_kills_the_run(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The audit switch works, so the honest test above can fail: ``flock`` kills the run."""
+    """The audit switch works, so the honest test above can fail: ``fadvise64`` kills the run."""
     monkeypatch.setenv(AUDIT_VARIABLE, "1")
     for server in server_for("namespaces"):
         assert isinstance(server, ForkServer)

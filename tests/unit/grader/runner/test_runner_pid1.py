@@ -65,7 +65,8 @@ def test_killing_the_host_ends_the_run_and_its_pid_1() -> None:
     failed: list[BaseException] = []
 
     def long_run() -> None:
-        source = f"import os\nos.execv('/bin/sleep', ['sleep', '{tag}'])\n"
+        sleeper = f"import time; time.sleep(60)  # {tag}"
+        source = f"import os, sys\nos.execv(sys.executable, [sys.executable, '-c', {sleeper!r}])\n"
         try:
             run(server, source, limits=Limits(wall_seconds=60.0))
         except BaseException as exc:  # the host's death: a RunnerError
