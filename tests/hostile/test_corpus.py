@@ -6,6 +6,16 @@ leave no process alive, change no file outside its run, and — checked once aft
 corpus — change nothing about how the next submission is graded.
 
 See judging.py for what "ends well" means, residue.py for what "left behind" means.
+
+The rlimits fallback (``GRADER_ISOLATION=rlimits``: documented as never for untrusted work,
+to be retired where user namespaces exist, issue 32) is graded for a few representative
+cases only (``RLIMITS_CASES``): one each that reaches the network, writes outside its folder
+(/tmp, /dev/shm, the keyring), swaps its own submission for a FIFO, reads the solution,
+forges its supervisor's status and the channel, leaves a daemon after killing its
+supervisor, and tampers with the grader. These are also the attacks of every finding that
+was a hole of this mode only (H4's /tmp variant, H7, H11's status line, H12); H10
+(``oracle_fresh_copy_from_disk.py``, ``known-hole-rlimits``) is the mode's design, nothing
+is hidden there, and is no longer graded in it.
 """
 
 from __future__ import annotations
@@ -48,6 +58,21 @@ pytestmark = [pytest.mark.hostile, pytest.mark.xdist_group("hostile-corpus")]
 
 CASES = load_cases()
 SUPPORT = FILES / "support"
+
+#: The rlimits fallback's cases: one per kind of attack, and every finding that was a hole
+#: of this mode only (tests/hostile/FINDINGS.md) keeps the attack that shows it closed.
+RLIMITS_CASES = {
+    "network_connect.py": "reaches the network and local services (open in this mode)",
+    "cross_run_state.py": "writes outside its folder to talk across runs: /tmp, /dev/shm, the "
+    "user keyring (H4 went through /tmp in this mode)",
+    "swap_submission_after_run.py": "rewrites its own --path into a FIFO: the CLI must not "
+    "re-read it (H7, this mode only: only here can a run write the file system)",
+    "print_solution_output.py": "reads the reference solution (readable in this mode)",
+    "status_pipe_forgery.py": "forges its supervisor's status line and the channel (H11)",
+    "rlimits_daemon_outlives_grader.py": "forks a setsid daemon, forges and kills its "
+    "supervisor, then outlives it (H12)",
+    "patch_grader_modules.py": "tampers with the grader's modules and verdict functions",
+}
 
 
 # -- fixtures -----------------------------------------------------------------------------
@@ -238,17 +263,22 @@ def test_forced_rlimits_is_used_and_reported(course_root: Path, tmp_path: Path) 
     assert "grader_hidden=False" in evidence, graded.stdout
 
 
-RLIMITS_CASES = [
-    case for case in QUICK if case.rlimits_skip is None and case.expect != {"input_error"}
-]
+RLIMITS = [case for case in CASES if case.name in RLIMITS_CASES]
+
+
+def test_the_rlimits_cases_are_graded_in_that_mode() -> None:
+    assert [case.name for case in RLIMITS] == sorted(RLIMITS_CASES)
+    for case in RLIMITS:  # meaningful in the fallback, and graded in it (no input error)
+        assert case in QUICK and case.rlimits_skip is None and case.expect != {"input_error"}
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("case", RLIMITS_CASES, ids=lambda case: case.name)
+@pytest.mark.parametrize("case", RLIMITS, ids=lambda case: case.name)
 def test_hostile_submission_never_passes_under_rlimits(
     case: Case, course_root: Path, tmp_path: Path
 ) -> None:
-    """The weak fallback hides nothing, but no trick may turn that into a pass.
+    """The weak fallback hides nothing, but no trick may turn that into a pass (a few
+    representative cases: ``RLIMITS_CASES``).
 
     /tmp and /dev/shm are shared with the grader in this mode (documented), so files a
     case drops there are cleaned up, not held against it; everything else is.
