@@ -125,9 +125,13 @@ def kill_after(case: Case) -> float:
     return time_limit(case) + 30 if case.timeout else 30.0
 
 
-def grade_quietly(case: Case, where: Path, course_root: Path, isolation: str | None) -> Graded:
+def grade_quietly(
+    case: Case, where: Path, course_root: Path, isolation: str | None, lang: str = "en"
+) -> Graded:
     path = materialize(case, where)
-    return grade(case.exercise, path, course_root, timeout=kill_after(case), isolation=isolation)
+    return grade(
+        case.exercise, path, course_root, timeout=kill_after(case), isolation=isolation, lang=lang
+    )
 
 
 def sweep(before: Snapshot, course_root: Path) -> list[str]:

@@ -18,6 +18,7 @@ import signal
 import subprocess
 import sysconfig
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -48,6 +49,13 @@ _children_before: frozenset[int] = frozenset()
 # Whether the test process was a subreaper before the corpus made it one (the end-of-run
 # leak check, tests.support.leaks, makes it one for the whole session): put back at the end.
 _was_subreaper = False
+
+
+def allow_children(pids: Iterable[int]) -> None:
+    """Children of this process that live on purpose across cases (the in-process grading
+    service's masters, see inprocess.py): not a run's leftovers."""
+    global _children_before
+    _children_before = _children_before | frozenset(pids)
 
 
 def set_child_subreaper(on: bool) -> None:
@@ -236,6 +244,8 @@ def clobbered_bytecode() -> list[str]:
 class Snapshot:
     digests: dict[Path, str]
     contents: dict[Path, bytes] = field(repr=False)
+    #: The snapshot ``changed`` compared this one with (the state after the run).
+    after: Snapshot | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def take(cls, course_root: Path | None = None) -> Snapshot:
@@ -252,7 +262,7 @@ class Snapshot:
         return cls({path: _digest(path) for path in paths}, contents)
 
     def changed(self, course_root: Path | None = None) -> list[Path]:
-        now = Snapshot.take(course_root)
+        now = self.after = Snapshot.take(course_root)
         keys = set(self.digests) | set(now.digests)
         return sorted(
             p for p in keys if self.digests.get(p, "missing") != now.digests.get(p, "missing")

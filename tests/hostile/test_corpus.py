@@ -1,11 +1,45 @@
 """Every hostile submission in files/ ends as "failed" (exit 1) or an input error (exit 2).
 
-Each case goes through the real ``grader check --json`` in a subprocess. Besides the
-outcome, a case must leave no grader traceback, finish within the sandbox's time budget,
-leave no process alive, change no file outside its run, and — checked once after the whole
-corpus — change nothing about how the next submission is graded.
+Besides the outcome, a case must leave no grader traceback, finish within the sandbox's time
+budget, leave no process alive, change no file outside its run, and — checked once after the
+whole corpus — change nothing about how the next submission is graded.
 
-See judging.py for what "ends well" means, residue.py for what "left behind" means.
+Two ways in, one judge (judging.py ``verdict``; residue.py for what "left behind" means):
+
+* **In process** (most cases, ``test_hostile_submission_never_passes``): through the grading
+  service every front end uses, one service for the whole corpus (inprocess.py says how it
+  stands in for ``grader check --json``). Each check still gets a fresh student session, so
+  a fork server of its own; the masters it forks from are shared, so they must outlive
+  every case unchanged and the baseline is graded through the same service before and
+  after the corpus. An input error is graded once and read in both languages.
+* **Through the real CLI** (``grader check --json`` in a subprocess): the cases below, each
+  for a reason the in-process path cannot show, plus the wall-limit cases (graded side by
+  side: they wait on the clock, and only a subprocess can be killed if the grader hangs)
+  and the dedicated CLI tests further down (text report, ``grader list``, cwd, isolation).
+
+CLI cases (``CLI_CASES``; an input error among them is graded in Chinese, the default):
+
+* ``cache_grader_symlink.py``, ``cache_results_fifo.py``: booby-trap the course root itself
+  (``# course:``), so each needs a course of its own, with its own hidden paths.
+* ``signal_the_grader.py``, ``swap_submission_after_run.py``, ``copy_other_students_work.py``:
+  look for the grader's command line (``--path``/``--root``) in /proc to signal the grader,
+  swap the submission or find the course: only a CLI process has that command line.
+* ``rlimits_daemon_outlives_grader.py``, ``double_fork_setsid_daemon.py``: daemons meant to
+  outlive the grader process; only a grader that exits shows none does.
+* ``exercise_id_with_controls.py``, ``exercise_id_path_traversal.py``,
+  ``control_chars_in_file_name.make``: hostile text in argv, echoed by the command.
+* ``fifo_instead_of_file.make``, ``symlink_to_dev_zero.make``: a read that never ends, in the
+  grader's own process: only a subprocess can be killed if it blocks.
+
+The rlimits fallback (``GRADER_ISOLATION=rlimits``: documented as never for untrusted work,
+to be retired where user namespaces exist, issue 32) is graded through the CLI, as students
+use it, for a few representative cases only (``RLIMITS_CASES``): one each that reaches the
+network, writes outside its folder (/tmp, /dev/shm, the keyring), swaps its own submission
+for a FIFO, reads the solution, forges its supervisor's status and the channel, leaves a
+daemon after killing its supervisor, and tampers with the grader. These are also the attacks
+of every finding that was a hole of this mode only (H4's /tmp variant, H7, H11's status
+line, H12); H10 (``oracle_fresh_copy_from_disk.py``, ``known-hole-rlimits``) is the mode's
+design, nothing is hidden there, and is no longer graded in it.
 """
 
 from __future__ import annotations
@@ -32,8 +66,9 @@ from tests.hostile.corpus import (
     materialize,
     trapped_course,
 )
-from tests.hostile.grading import GRADER_TRACEBACK, grade
-from tests.hostile.judging import budget, grade_quietly, sweep, verdict
+from tests.hostile.grading import GRADER_TRACEBACK, Graded, grade
+from tests.hostile.inprocess import Corpus, Outcome, Tap
+from tests.hostile.judging import budget, grade_quietly, kill_after, sweep, verdict
 from tests.hostile.residue import (
     CANARY,
     Snapshot,
@@ -48,6 +83,38 @@ pytestmark = [pytest.mark.hostile, pytest.mark.xdist_group("hostile-corpus")]
 
 CASES = load_cases()
 SUPPORT = FILES / "support"
+
+#: Cases graded through the real CLI instead of in process: why, see the module docstring.
+CLI_CASES = frozenset(
+    {
+        "cache_grader_symlink.py",
+        "cache_results_fifo.py",
+        "signal_the_grader.py",
+        "swap_submission_after_run.py",
+        "copy_other_students_work.py",
+        "rlimits_daemon_outlives_grader.py",
+        "double_fork_setsid_daemon.py",
+        "exercise_id_with_controls.py",
+        "exercise_id_path_traversal.py",
+        "control_chars_in_file_name.make",
+        "fifo_instead_of_file.make",
+        "symlink_to_dev_zero.make",
+    }
+)
+#: The rlimits fallback's cases: one per kind of attack, and every finding that was a hole
+#: of this mode only (tests/hostile/FINDINGS.md) keeps the attack that shows it closed.
+RLIMITS_CASES = {
+    "network_connect.py": "reaches the network and local services (open in this mode)",
+    "cross_run_state.py": "writes outside its folder to talk across runs: /tmp, /dev/shm, the "
+    "user keyring (H4 went through /tmp in this mode)",
+    "swap_submission_after_run.py": "rewrites its own --path into a FIFO: the CLI must not "
+    "re-read it (H7, this mode only: only here can a run write the file system)",
+    "print_solution_output.py": "reads the reference solution (readable in this mode)",
+    "status_pipe_forgery.py": "forges its supervisor's status line and the channel (H11)",
+    "rlimits_daemon_outlives_grader.py": "forks a setsid daemon, forges and kills its "
+    "supervisor, then outlives it (H12)",
+    "patch_grader_modules.py": "tampers with the grader's modules and verdict functions",
+}
 
 
 # -- fixtures -----------------------------------------------------------------------------
@@ -103,6 +170,52 @@ def baseline(course_root: Path, tmp_path_factory: pytest.TempPathFactory) -> lis
     return _grade_baseline(course_root, tmp_path_factory.mktemp("baseline-before"))
 
 
+class Service:
+    """The in-process grading service of the corpus and its own baseline (``payloads``)."""
+
+    def __init__(self, corpus: Corpus, where: Path) -> None:
+        self.corpus = corpus
+        self.payloads = self.baseline(where)
+        self._state: Snapshot | None = None
+
+    def before(self, course_root: Path) -> Snapshot:
+        """The files' state before a case: the one the last case left, when it left nothing
+        (``sweep`` then restored and removed nothing, so it is still the state on disk)."""
+        state, self._state = self._state, None
+        return state or Snapshot.take(course_root)
+
+    def after(self, before: Snapshot, residue: list[str]) -> None:
+        self._state = None if residue else before.after
+
+    def grade(self, case: Case, where: Path) -> Outcome:
+        path = materialize(case, where)
+        return self.corpus.grade(case.exercise, path, timeout=kill_after(case))
+
+    def baseline(self, where: Path) -> list[dict[str, Any] | None]:
+        """The baseline (``_baseline_inputs``) graded through this service."""
+        results = []
+        for index, (exercise, source) in enumerate(_baseline_inputs()):
+            folder = where / f"baseline-{index}"
+            folder.mkdir(parents=True, exist_ok=True)
+            path = folder / STUDENT_FILES[exercise]
+            shutil.copyfile(source, path)
+            graded = self.corpus.grade(exercise, path, timeout=budget(exercise)).render()
+            results.append(graded.payload)
+        return results
+
+
+@pytest.fixture(scope="module")
+def service(course_root: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
+    """One service for every in-process case, with its baseline taken before the first."""
+    tap = Tap()
+    corpus = Corpus(course_root, "auto", tap)
+    try:
+        yield Service(corpus, tmp_path_factory.mktemp("service-baseline-before"))
+    finally:
+        corpus.close()
+        tap.close()
+
+
 # -- the cases ---------------------------------------------------------------------------------
 
 
@@ -126,6 +239,7 @@ def test_the_cli_grades_as_nobody_in_namespaces(course_root: Path, tmp_path: Pat
 
 QUICK = [case for case in CASES if not case.timeout]
 WALL = [case for case in CASES if case.timeout]
+RLIMITS = [case for case in CASES if case.name in RLIMITS_CASES]
 
 
 def _root_for(case: Case, course_root: Path, where: Path) -> Path:
@@ -139,11 +253,52 @@ def _trap_held(case: Case, where: Path) -> None:
         assert list((where / LINK_TARGET).iterdir()) == [], f"{case.name}: wrote through the link"
 
 
-@pytest.mark.parametrize("case", QUICK, ids=lambda case: case.name)
-def test_hostile_submission_never_passes(case: Case, course_root: Path, tmp_path: Path) -> None:
+IN_PROCESS = [case for case in QUICK if case.name not in CLI_CASES]
+ON_THE_CLI = [case for case in QUICK if case.name in CLI_CASES]
+
+
+def _reads_in_chinese(graded: Graded) -> None:
+    """Chinese is the default language: every refusal must be a clear zh sentence as well."""
+    assert graded.exit_code == 2, graded.stdout + graded.stderr
+    message = graded.message()
+    assert any("\u4e00" <= char <= "\u9fff" for char in message), message
+    assert not graded.controls(), graded.controls()
+    assert GRADER_TRACEBACK not in graded.stderr
+
+
+def test_every_case_is_graded_in_the_default_isolation() -> None:
+    """No case is lost between the two ways in; the named cases exist; traps go by CLI."""
+    names = {case.name for case in CASES}
+    assert names >= CLI_CASES, sorted(CLI_CASES - names)
+    graded = [case.name for case in IN_PROCESS + ON_THE_CLI + WALL]
+    assert sorted(graded) == sorted(names)
+    assert {case.name for case in TRAPS} <= CLI_CASES
+
+
+@pytest.mark.parametrize("case", IN_PROCESS, ids=lambda case: case.name)
+def test_hostile_submission_never_passes(
+    case: Case, course_root: Path, service: Service, tmp_path: Path
+) -> None:
+    before = service.before(course_root)
+    outcome = service.grade(case, tmp_path)
+    residue = sweep(before, course_root) + service.corpus.leftovers()
+    service.after(before, residue)
+    verdict(case, outcome.render("en"), residue, None)
+    if case.expect == {"input_error"}:
+        _reads_in_chinese(outcome.render("zh"))  # the same grading, rendered in Chinese
+
+
+@pytest.mark.parametrize("case", ON_THE_CLI, ids=lambda case: case.name)
+def test_hostile_submission_never_passes_through_the_cli(
+    case: Case, course_root: Path, tmp_path: Path
+) -> None:
     before = Snapshot.take(course_root)
-    graded = grade_quietly(case, tmp_path, _root_for(case, course_root, tmp_path), None)
+    lang = "zh" if case.expect == {"input_error"} else "en"
+    root = _root_for(case, course_root, tmp_path)
+    graded = grade_quietly(case, tmp_path, root, None, lang=lang)
     verdict(case, graded, sweep(before, course_root), None)
+    if lang == "zh":
+        _reads_in_chinese(graded)
     _trap_held(case, tmp_path)
 
 
@@ -197,21 +352,6 @@ def test_text_report_carries_no_terminal_controls(course_root: Path, tmp_path: P
     assert GRADER_TRACEBACK not in graded.stderr
 
 
-INPUT_ERRORS = [case for case in CASES if case.expect == {"input_error"}]
-
-
-@pytest.mark.parametrize("case", INPUT_ERRORS, ids=lambda case: case.name)
-def test_input_errors_read_in_chinese_too(case: Case, course_root: Path, tmp_path: Path) -> None:
-    """Chinese is the default language: every refusal must be a clear zh sentence as well."""
-    path = materialize(case, tmp_path)
-    graded = grade(case.exercise, path, course_root, timeout=budget(case.exercise), lang="zh")
-    assert graded.exit_code == 2, graded.stdout + graded.stderr
-    message = graded.message()
-    assert any("\u4e00" <= char <= "\u9fff" for char in message), message
-    assert not graded.controls(), graded.controls()
-    assert GRADER_TRACEBACK not in graded.stderr
-
-
 def test_grading_from_a_tmp_working_directory(course_root: Path, tmp_path: Path) -> None:
     """``python -m grader`` puts its cwd on sys.path; from /tmp that must neither break the
     run's private /tmp nor expose the caller's directory to the student (hostile H6)."""
@@ -238,17 +378,19 @@ def test_forced_rlimits_is_used_and_reported(course_root: Path, tmp_path: Path) 
     assert "grader_hidden=False" in evidence, graded.stdout
 
 
-RLIMITS_CASES = [
-    case for case in QUICK if case.rlimits_skip is None and case.expect != {"input_error"}
-]
+def test_the_rlimits_cases_are_graded_in_that_mode() -> None:
+    assert [case.name for case in RLIMITS] == sorted(RLIMITS_CASES)
+    for case in RLIMITS:  # meaningful in the fallback, and graded in it (no input error)
+        assert case in QUICK and case.rlimits_skip is None and case.expect != {"input_error"}
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("case", RLIMITS_CASES, ids=lambda case: case.name)
+@pytest.mark.parametrize("case", RLIMITS, ids=lambda case: case.name)
 def test_hostile_submission_never_passes_under_rlimits(
     case: Case, course_root: Path, tmp_path: Path
 ) -> None:
-    """The weak fallback hides nothing, but no trick may turn that into a pass.
+    """The weak fallback hides nothing, but no trick may turn that into a pass (a few
+    representative cases: ``RLIMITS_CASES``).
 
     /tmp and /dev/shm are shared with the grader in this mode (documented), so files a
     case drops there are cleaned up, not held against it; everything else is.
@@ -266,8 +408,12 @@ def test_hostile_submission_never_passes_under_rlimits(
 
 
 def test_next_submission_is_graded_as_if_the_corpus_never_ran(
-    baseline: list[Any], course_root: Path, tmp_path: Path
+    baseline: list[Any], service: Service, course_root: Path, tmp_path: Path
 ) -> None:
+    """Through a fresh CLI (nothing on disk changed) and through the service that graded the
+    corpus (nothing in its shared masters changed)."""
     assert all(baseline), "the baseline could not be graded"
     assert [b["status"] for b in baseline] == ["passed", "failed", "passed"]
-    assert _grade_baseline(course_root, tmp_path) == baseline
+    assert _grade_baseline(course_root, tmp_path / "cli") == baseline
+    assert service.payloads == baseline
+    assert service.baseline(tmp_path / "service") == baseline
