@@ -142,11 +142,11 @@ def observe(
 ) -> Observed:
     """One batch: every run, the real one included, at a uniformly random place
     (``batch_order``), at most ``jobs`` at once. If the real run fails, the runs in flight
-    are cancelled and the rest never start: nothing else is worth running. The runs before
-    it have run, so a probe that hits the wall limit costs up to one limit per wave of the
-    batch (the price of a place that tells nothing). No run can tell its place from the
-    cancelling: a run that starts sees what every run sees. Every run gets the same request and
-    the same proxy; which implementation answers it is decided by its oracle
+    are cancelled and the rest never start: nothing else is worth running. Once any run hits
+    its wall limit, the real run starts next if it has not started: a probe that hangs on the
+    real code then costs about two wall limits, not one per wave of the batch. No run can
+    tell its place from either: a run that starts sees what every run sees. Every run gets
+    the same request and the same proxy; which implementation answers it is decided by its oracle
     (``grader.proxy.oracle``; ``source``, default: threads of this process), and the map
     from position to implementation stays here."""
     from grader.proxy.oracle.session import run_with_oracles
@@ -157,12 +157,22 @@ def observe(
     def real_failed(index: int, run: Observations) -> bool:
         return index == real_at and not run.ok
 
+    def real_next(index: int, run: Observations) -> int | None:
+        return real_at if run.timed_out else None
+
     request = _request(exercise, submission, limits=limits)
     names = [name for _, name in plan]
     target = exercise.function_under_test
     try:
         results = run_with_oracles(
-            server, request, target, names, max_parallel=jobs, source=source, stop=real_failed
+            server,
+            request,
+            target,
+            names,
+            max_parallel=jobs,
+            source=source,
+            stop=real_failed,
+            promote=real_next,
         )
     except RunnerError as error:
         raise RunnerFailure(detail=str(error).strip().splitlines()[-1][:500]) from error

@@ -159,10 +159,12 @@ class ForkServer:
         max_parallel: int = 2,
         stop: Callable[[int, Observations], bool] | None = None,
         pass_fd_for: Callable[[int], int] | None = None,
+        promote: Callable[[int, Observations], int | None] | None = None,
     ) -> list[Observations | None]:
         """``run_many``, but once ``stop(index, observations)`` is true for a result, the runs
         in flight are cancelled (killed) and the rest are never started: their places in
-        the result are None, and so is a cancelled run's.
+        the result are None, and so is a cancelled run's. ``promote(index, observations)``
+        may name a request not started yet: it starts next.
 
         ``pass_fd_for(index)``: called just before the run at ``index`` is sent, it makes
         the descriptor that run is passed (``passfd``: so that it is made at the run's own
@@ -220,6 +222,8 @@ class ForkServer:
                             if stopped:
                                 queue.clear()
                                 self._cancel(inflight)
+                            elif promote is not None:
+                                _to_front(queue, promote(index, observed))
             except (RunnerError, KeyError, TypeError, ValueError) as exc:
                 self._fail(f"{exc}")
                 raise exc if isinstance(exc, RunnerError) else RunnerError(str(exc)) from exc
@@ -335,6 +339,14 @@ def _cleanup_of(ready: dict[str, Any]) -> dict[str, str]:
     if not isinstance(found, dict):
         return {}
     return {k: v for k, v in found.items() if k in ("cgroup", "scratch") and isinstance(v, str)}
+
+
+def _to_front(queue: list[tuple[int, RunRequest]], index: int | None) -> None:
+    """The request at ``index`` starts next, if it has not started (``queue`` pops from its
+    end)."""
+    at = next((i for i, (number, _) in enumerate(queue) if number == index), None)
+    if at is not None:
+        queue.append(queue.pop(at))
 
 
 def _clean_after_host(cleanup: dict[str, str]) -> None:

@@ -115,6 +115,7 @@ class PortableServer:
         stop: Callable[[int, Observations], bool] | None = None,
         pass_fd_for: Callable[[int], int] | None = None,
         serve_channel: ServeChannel | None = None,
+        promote: Callable[[int, Observations], int | None] | None = None,
     ) -> list[Observations | None]:
         """As ``ForkServer.run_until``; a run's channel is served by ``serve_channel``
         (``pass_fd_for``, a descriptor, cannot be passed here: it is refused)."""
@@ -143,7 +144,13 @@ class PortableServer:
                         spares.append(self._child())  # warming up while the others run
                     if not inflight:
                         break
-                    stopped = self._collect(done, inflight, results, errors, stop, stopped)
+                    stopped, index = self._collect(done, inflight, results, errors, stop, stopped)
+                    outcome = results[index]
+                    if promote is not None and not stopped and outcome is not None:
+                        wanted = promote(index, outcome)  # it starts next, if not started
+                        at = next((i for i, (n, _) in enumerate(waiting) if n == wanted), None)
+                        if at is not None:
+                            waiting.append(waiting.pop(at))
                     if stopped:
                         waiting.clear()
                         for run in inflight.values():
@@ -163,18 +170,18 @@ class PortableServer:
         errors: list[RunnerError],
         stop: Callable[[int, Observations], bool] | None,
         stopped: bool,
-    ) -> bool:
-        """Wait for one run to end and record it (unless ``stopped`` already); True when the
-        rest is not wanted."""
+    ) -> tuple[bool, int]:
+        """Wait for one run to end and record it (unless ``stopped`` already): whether the
+        rest is not wanted, and the run's index."""
         index, outcome = done.get()
         inflight.pop(index)
         if isinstance(outcome, RunnerError):
             errors.append(outcome)
-            return True
+            return True, index
         if outcome is None or stopped:
-            return stopped
+            return stopped, index
         results[index] = outcome
-        return stop is not None and stop(index, outcome)
+        return stop is not None and stop(index, outcome), index
 
     def close(self) -> None:
         self._closed = True

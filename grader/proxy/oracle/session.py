@@ -135,12 +135,15 @@ def run_with_oracles(
     max_parallel: int,
     source: OracleSource | None = None,
     stop: Callable[[int, Observations], bool] | None = None,
+    promote: Callable[[int, Observations], int | None] | None = None,
 ) -> list[Observations | None]:
-    """``source``: where the oracles live (default: threads of this process). ``stop``: as
-    for ``ForkServer.run_until`` (the runs it cancels or never starts are None); without
-    it every run's observations are there."""
+    """``source``: where the oracles live (default: threads of this process). ``stop`` and
+    ``promote``: as for ``ForkServer.run_until`` (the runs it cancels or never starts are
+    None); without ``stop`` every run's observations are there."""
     if isinstance(server, PortableServer):
-        return _portable_runs(server, request, target, names, max_parallel=max_parallel, stop=stop)
+        return _portable_runs(
+            server, request, target, names, max_parallel=max_parallel, stop=stop, promote=promote
+        )
     source = source or LocalOracles()
     started: dict[int, OracleHandle] = {}
 
@@ -153,7 +156,11 @@ def run_with_oracles(
 
     try:
         results = server.run_until(
-            [request] * len(names), max_parallel=max_parallel, stop=stop, pass_fd_for=pass_fd_for
+            [request] * len(names),
+            max_parallel=max_parallel,
+            stop=stop,
+            pass_fd_for=pass_fd_for,
+            promote=promote,
         )
     finally:
         outcomes = {index: handle.close() for index, handle in started.items()}
@@ -173,6 +180,7 @@ def _portable_runs(
     *,
     max_parallel: int,
     stop: Callable[[int, Observations], bool] | None,
+    promote: Callable[[int, Observations], int | None] | None,
 ) -> list[Observations | None]:
     """The portable runner (``grader.runner.portable``) hands each run's authenticated
     loopback socket over instead of taking a descriptor; its oracles are threads of this
@@ -189,7 +197,11 @@ def _portable_runs(
         outcomes[index] = converse(sock, answer, encoders)
 
     results = server.run_until(
-        [request] * len(names), max_parallel=max_parallel, stop=stop, serve_channel=serve
+        [request] * len(names),
+        max_parallel=max_parallel,
+        stop=stop,
+        serve_channel=serve,
+        promote=promote,
     )
     bugs = [outcome.bug for outcome in outcomes.values() if outcome.bug]
     if bugs:

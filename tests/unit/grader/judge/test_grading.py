@@ -46,6 +46,7 @@ class FakeServer:
         max_parallel: int = 2,
         stop: Callable[[int, Observations], bool] | None = None,
         pass_fd_for: Callable[[int], int] | None = None,
+        promote: Callable[[int, Observations], int | None] | None = None,
     ) -> list[Observations | None]:
         self.batches.append(list(requests))
         results: list[Observations | None] = [None] * len(requests)

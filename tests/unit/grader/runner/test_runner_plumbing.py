@@ -211,3 +211,21 @@ def test_preload_entry_with_a_function_is_called_once_in_the_host() -> None:
         ForkServer(
             preload=["tests.unit.grader.runner.preludes:no_such_warm_up"], isolation="rlimits"
         )
+
+
+def test_a_promoted_request_starts_next() -> None:
+    """``promote``: after a run that hit its wall limit, the named request starts next (the
+    grader starts the real run then: a probe hanging on it costs two limits, not one a wave)."""
+    hang = RunRequest("import time\ntime.sleep(30)\n", "probe.py", limits=Limits(wall_seconds=1))
+    clock = RunRequest(
+        "import time\nprint(time.monotonic())\n", "probe.py", limits=Limits(wall_seconds=10)
+    )
+    with ForkServer(isolation="rlimits") as server:
+        results = server.run_until(
+            [hang, clock, clock, clock, clock],
+            max_parallel=1,
+            promote=lambda index, run: 4 if run.timed_out else None,
+        )
+    assert results[0] is not None and results[0].timed_out
+    started = [float(run.stdout) for run in results[1:] if run is not None]
+    assert len(started) == 4 and started[3] < min(started[:3]), started  # 4 ran before 1, 2, 3

@@ -1,0 +1,1 @@
+SECRET = "the answer"
