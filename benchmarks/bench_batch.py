@@ -49,6 +49,10 @@ from tests.support.services import (  # noqa: E402
 )
 
 GRADER = [str(Path(sys.executable).parent / "grader")]
+LEDGER = Path(__file__).resolve().parent / "cpu_ledger.py"
+#: The tree whose grader the batch runs (``--tree``; its own ``.venv``): today's main in a
+#: worktree, to take old and new in turn. Floors and isolation are measured with this one.
+TREE_PYTHON = [sys.executable]
 TARGET_SECONDS = 60.0
 RESULTS = REPO / "benchmarks" / "results"
 
@@ -97,9 +101,14 @@ class PeakMemory:
 
 
 def _run(args: list[str], cwd: Path, extra_roots: list[int] | None = None) -> dict[str, object]:
+    """One batch; a local one runs under ``cpu_ledger`` (every CPU-second, by process)."""
     started = time.perf_counter()
+    ledger = cwd / f"ledger-{time.monotonic_ns()}.json"
+    command = [*GRADER, *args, "--json"]
+    if not extra_roots:
+        command = [*TREE_PYTHON, str(LEDGER), str(ledger), "--", *args, "--json"]
     with overheads.MachineCpu() as cpu:
-        process = subprocess.Popen([*GRADER, *args, "--json"], cwd=cwd, stdout=subprocess.PIPE)
+        process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.PIPE)
         with PeakMemory([process.pid, *(extra_roots or [])]) as memory:
             stdout, _ = process.communicate()
     wall = time.perf_counter() - started
@@ -118,6 +127,7 @@ def _run(args: list[str], cwd: Path, extra_roots: list[int] | None = None) -> di
             "idle": round(cpu.idle, 1),
         },
         "summary": summary,
+        "ledger": json.loads(ledger.read_text()) if ledger.exists() else None,
     }
 
 
@@ -254,6 +264,80 @@ def budget(floors: dict[str, Any], rest: dict[str, Any], jobs: int) -> dict[str,
     }
 
 
+ROWS = (
+    ("own_work", "the runs' own work (preloaded floor)"),
+    ("isolation", "isolation (fresh fork + namespaces), per run"),
+    ("round_trips_run_side", "oracle round trips, run side (proxy, prelude)"),
+    ("round_trips_oracle_side", "oracle round trips, oracle side"),
+    ("warm_ups", "warm-ups (oracle processes, masters)"),
+    ("parent", "the parent's work per result"),
+    ("gradebook", "gradebook writes"),
+    ("unaccounted", "unaccounted"),
+)
+
+
+def accounting(ledger: dict[str, float], floors: dict[str, Any], cost: dict[str, Any]) -> dict:
+    """Every CPU-second of the batch (``cpu_ledger``), split with the floor and the
+    per-run isolation and warm-up measured in this run (``overheads.isolation_cpu``).
+
+    The runs' machinery (fork servers, zygotes, runs) is split into the floor, the isolation
+    of each run, and the rest: the run's side of the conversation and the prelude. The
+    oracle processes into their warm-ups and their answers. ``unaccounted``: the CPU of the
+    processes reaped in the chain (main, workers, masters) that their own figures, read
+    while they lived, do not hold (their exits)."""
+    preloaded = floors["preloaded"]
+    exercises = preloaded["exercises"]
+    floor_runs = sum(int(found["runs"]) for found in exercises.values())
+    floor_subs = sum(int(found["submissions"]) for found in exercises.values())
+    isolation = sum(
+        found["runs"] * cost[ex]["isolation_ms"] / 1000 for ex, found in exercises.items()
+    )
+    warm = sum(
+        found["submissions"] * cost[ex]["warm_up_ms"] / 1000 for ex, found in exercises.items()
+    )
+    own = float(preloaded["cpu_seconds"])
+    guarantee = own + isolation
+    runs, subs = ledger.get("run_count", 0.0), ledger.get("submissions", 0.0)
+    iso_batch = runs * isolation / max(1, floor_runs)
+    warm_batch = subs * warm / max(1, floor_subs)
+    machinery = ledger.get("fork_servers", 0.0) + ledger.get("fork_servers_reaped", 0.0)
+    parent = ledger["main"] + ledger["workers"]
+    rows = {
+        "own_work": own,
+        "isolation": iso_batch,
+        "round_trips_run_side": machinery - own - iso_batch,
+        "round_trips_oracle_side": ledger.get("oracle_processes", 0.0) - warm_batch,
+        "warm_ups": warm_batch + ledger.get("masters", 0.0),
+        "parent": parent - ledger.get("gradebook", 0.0),
+        "gradebook": ledger.get("gradebook", 0.0),
+        "unaccounted": ledger["chain"] - parent - ledger.get("masters", 0.0),
+    }
+    return {
+        "cpu_seconds": {name: round(value, 2) for name, value in rows.items()},
+        "total_cpu_seconds": round(ledger["total"], 2),
+        "guarantee_floor_cpu_seconds": round(guarantee, 2),
+        "guarantee_floor": {"preloaded_floor": own, "isolation": round(isolation, 2)},
+        "batch_over_guarantee_floor": round(ledger["total"] / guarantee, 3),
+        "runs": {"batch": runs, "floor": floor_runs, "submissions": subs},
+        "parent_per_result_ms": round(1000 * rows["parent"] / max(1, subs), 2),
+    }
+
+
+def print_accounting(found: dict[str, Any]) -> None:
+    total = found["total_cpu_seconds"]
+    print(f"{'CPU-seconds of the batch':52} {'CPU s':>8} {'share':>6}")
+    for name, label in ROWS:
+        value = found["cpu_seconds"][name]
+        print(f"{label:52} {value:8.2f} {100 * value / total:5.1f}%")
+    print(f"{'total (every process of the batch)':52} {total:8.2f}")
+    floor_ = found["guarantee_floor"]
+    print(
+        f"guarantee floor: preloaded floor {floor_['preloaded_floor']:.2f} + isolation"
+        f" {floor_['isolation']:.2f} = {found['guarantee_floor_cpu_seconds']:.2f} CPU s;"
+        f" batch / guarantee floor = {found['batch_over_guarantee_floor']}"
+    )
+
+
 def ratios(results: dict[str, object], floors: dict[str, object]) -> dict[str, object]:
     found: dict[str, object] = {}
     for mode in ("jobs1", "jobs2", "celery2"):
@@ -293,6 +377,8 @@ def summary(results: dict[str, Any]) -> None:
     if rest:
         print(f"where the rest goes (wall s at --jobs): {rest['wall_seconds_at_jobs']}")
         print(f"where the rest goes (machine CPU s): {rest['machine_cpu_seconds']}")
+    if results.get("accounting"):
+        print_accounting(results["accounting"])
     if results.get("budget"):
         print(f"budget for batch wall <= cold floor wall: {results['budget']}")
 
@@ -301,19 +387,29 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--students", type=int, default=200)
     parser.add_argument("--modes", nargs="+", default=["jobs1", "jobs2", "celery2"])
-    parser.add_argument("--floors", nargs="*", default=["cold", "preloaded"], choices=floor.PARENTS)
+    parser.add_argument("--floors", nargs="*", default=["preloaded"], choices=floor.PARENTS)
     parser.add_argument("--jobs", type=int, default=2, help="parallel runs of the floor")
+    parser.add_argument("--tree", type=Path, help="run this tree's grader (its .venv)")
     parser.add_argument("--no-overheads", action="store_true", help="skip where the rest goes")
+    parser.add_argument(
+        "--overheads", action="store_true", help="also the older machine-CPU overheads"
+    )
     parser.add_argument(
         "--burst", type=int, default=10_000, help="gradings of the PostgreSQL write burst"
     )
     args = parser.parse_args()
     modes = ["celery2" if mode == "celery" else mode for mode in args.modes]
+    if args.tree:
+        GRADER[:] = [str(args.tree / ".venv" / "bin" / "grader")]
+        TREE_PYTHON[:] = [str(args.tree / ".venv" / "bin" / "python")]
+    if "preloaded" not in args.floors:
+        args.floors.append("preloaded")  # the guarantee floor's
     with tempfile.TemporaryDirectory(prefix="bench-batch-") as temporary:
         folder = Path(temporary) / "submissions"
         benchmark_class(folder, args.students)
         results: dict[str, object] = {"students": args.students, "gradings": args.students * 6}
         results["load_before"] = [round(x, 2) for x in os.getloadavg()]
+        results["tree"] = str(args.tree or REPO)
         for mode in modes:
             if mode == "jobs1":
                 results[mode] = local(folder, 1)
@@ -325,7 +421,12 @@ def main() -> int:
         floors = measure_floors(folder, list(args.floors), args.jobs)
         results["floor"] = floors
         results["batch_wall_over_floor_wall"] = ratios(results, floors)
-        if "cold" in floors and not args.no_overheads:
+        cost = {ex: overheads.isolation_cpu(ex) for ex in CODE}
+        results["isolation_cpu"] = cost
+        jobs2 = results.get("jobs2") or results.get("jobs1")
+        if isinstance(jobs2, dict) and jobs2.get("ledger"):
+            results["accounting"] = accounting(jobs2["ledger"], floors, cost)
+        if "cold" in floors and not args.no_overheads and args.overheads:
             cold = floors["cold"]
             assert isinstance(cold, dict)
             results["where_the_rest_goes"] = where_the_rest_goes(
