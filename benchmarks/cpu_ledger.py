@@ -193,9 +193,8 @@ def main(argv: list[str]) -> int:
         path.unlink()
     os.rmdir(folder)
     ledger["chain"] = usage.ru_utime + usage.ru_stime  # main, workers, masters
-    ledger["total"] = ledger["chain"] + sum(
-        ledger.get(name, 0.0) for name in ("fork_servers", "fork_servers_reaped", "oracle_processes")
-    )
+    trees = ("fork_servers", "fork_servers_reaped", "oracle_processes")
+    ledger["total"] = ledger["chain"] + sum(ledger.get(name, 0.0) for name in trees)
     ledger["wall"] = wall
     Path(out).write_text(json.dumps({k: round(v, 3) for k, v in ledger.items()}, indent=1))
     return os.waitstatus_to_exitcode(status)
