@@ -97,6 +97,8 @@ class Conversation(wire.Codec):
 
     def _perform(self, op: object, message: dict[str, Any]) -> dict[str, Any]:
         target = self._object(message.get("h"))
+        if op == "callattr":
+            return self._call_attribute(target, message)
         if op == "call":
             args = self.decode(message.get("args"))
             kwargs = self.decode(message.get("kwargs"))
@@ -124,6 +126,22 @@ class Conversation(wire.Codec):
         except BaseException as raised:  # the student's (or SQLAlchemy's): it stays here
             return {"raised": {"h": self.handle(raised), "kind": exception_kind(raised)}}
         return {"ok": self.encode(value)}
+
+    def _call_attribute(self, target: Any, message: dict[str, Any]) -> dict[str, Any]:
+        """``getattr`` then ``call`` in one frame, exactly as the two operations would go:
+        the attribute is named by a handle as a getattr's answer would be (same numbers,
+        same lifetime); one that is plain data goes back uncalled (``got``: the oracle calls
+        it, as it would have called a getattr's answer); then the arguments are decoded."""
+        if type(message.get("name")) is not str:
+            raise GraderConnectionLost("malformed getattr")
+        try:
+            value = getattr(target, message["name"])
+        except BaseException as raised:
+            return {"raised": {"h": self.handle(raised), "kind": exception_kind(raised)}}
+        found = self.encode(value)
+        if type(found) is not dict or set(found) != {"$h"}:
+            return {"got": found}
+        return self._perform("call", {**message, "h": found["$h"]})
 
     # -- values -------------------------------------------------------------------------
     def handle(self, value: object) -> int:
