@@ -107,10 +107,22 @@ def install(folder: str) -> None:
     _ledger["dir"] = folder
     grade = pool._grade
 
+    profiler = None
+    if os.environ.get("CPU_LEDGER_PROFILE"):  # a folder: each worker's cProfile, by pid
+        import cProfile
+
+        profiler = cProfile.Profile(time.process_time)
+
     def _grade(source: Any, plan: Any) -> Any:
+        if profiler is not None:
+            profiler.enable()
         try:
             return grade(source, plan)
         finally:
+            if profiler is not None:
+                profiler.disable()
+                profile = Path(os.environ["CPU_LEDGER_PROFILE"]) / f"{os.getpid()}.prof"
+                profiler.dump_stats(str(profile))
             masters = [m for s in sessions._services.values() for m in s._masters.values()]
             _parts()["masters"] = sum(proc_cpu(master.pid)[0] for master in masters)
             save("workers")
