@@ -4,8 +4,9 @@ The implementation under test does not exist in this process. ``Conversation.cal
 sends the facts of one call and serves the oracle until it answers: each operation the
 implementation performs on an object of the student (its transaction, session,
 connection, a result) arrives as ``getattr``/``call``/``enter``/``exit``/``bool`` on a
-handle, is performed HERE on the student's real object, and its result (a scalar, or a
-new handle) or the exception it raised (kept here as a handle) goes back. The answer is
+handle (or ``callattr``: a getattr and a call of its answer, in one frame), is performed
+HERE on the student's real object, and its result (a scalar, or a new handle) or the
+exception it raised (kept here as a handle) goes back. The answer is
 ``return`` (a value) or ``raise``: the student's own exception object is re-raised as
 itself; an exception of the implementation's own is rebuilt from its built-in type.
 
