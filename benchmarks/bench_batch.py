@@ -6,13 +6,18 @@
 
 In the same run it measures the class's floor (``benchmarks/floor.py``: the same code
 submissions, each run as often as its exercise has implementations, bare, in processes
-forked from one interpreter; CPU seconds and wall seconds at ``--jobs``), each batch's wall
-time over the floor's, and where the rest goes (``benchmarks/overheads.py``: sandbox
-set-up per run, oracle round trips per run, oracle process starts and warm-ups, gradebook
-writes). ``budget`` turns "batch wall <= cold floor wall" into CPU milliseconds per run
-left for everything the grader adds, beside what the sandbox alone costs per run. A batch's
-and the sandbox's CPU is the whole machine's (``/proc/stat``): run it on a quiet machine.
-Everything is also written as JSON to ``benchmarks/results/`` (git-ignored).
+forked from one interpreter; CPU seconds and wall seconds at ``--jobs``), the per-run
+isolation and the oracle's warm-up (``overheads.isolation_cpu``), and accounts for every
+CPU-second of a local batch (``benchmarks/cpu_ledger.py``: kernel figures of each process,
+not the machine's, so they hold on a shared machine): the runs' own work, isolation, the
+oracle's round trips, warm-ups, the parent's work per result, gradebook writes and what is
+left. The guarantee floor is the preloaded floor plus the isolation of its runs; it prints
+batch CPU / guarantee floor. ``--tree PATH`` runs PATH's grader (its ``.venv``) instead, to
+take old and new trees in turn. ``--floors cold --overheads`` adds the older figures (each
+overhead timed on its own, the machine's CPU, ``budget``). Everything is also written as JSON
+to ``benchmarks/results/`` (git-ignored).
+
+    python benchmarks/bench_batch.py --students 20 --modes jobs2 [--tree /work/wt/base]
 
 Every submission is distinct (each file carries its student id; a third of the students
 hand in one of the wrong probes), so nothing is served from the gradebook. For each mode:
