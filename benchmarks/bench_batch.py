@@ -325,6 +325,10 @@ def accounting(ledger: dict[str, float], floors: dict[str, Any], cost: dict[str,
         "batch_over_guarantee_floor": round(ledger["total"] / guarantee, 3),
         "runs": {"batch": runs, "floor": floor_runs, "submissions": subs},
         "parent_per_result_ms": round(1000 * rows["parent"] / max(1, subs), 2),
+        "parent_of_which": {
+            "judging (rubric, runs, verdict)": round(ledger["judge"], 2),
+            "the dispatcher process": round(ledger["main"], 2),
+        },
     }
 
 
@@ -334,6 +338,8 @@ def print_accounting(found: dict[str, Any]) -> None:
     for name, label in ROWS:
         value = found["cpu_seconds"][name]
         print(f"{label:52} {value:8.2f} {100 * value / total:5.1f}%")
+        for part, seconds in found.get(f"{name}_of_which", {}).items():
+            print(f"  of which {part[:42]:42} {seconds:8.2f}")
     print(f"{'total (every process of the batch)':52} {total:8.2f}")
     floor_ = found["guarantee_floor"]
     print(
