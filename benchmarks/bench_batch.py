@@ -6,13 +6,18 @@
 
 In the same run it measures the class's floor (``benchmarks/floor.py``: the same code
 submissions, each run as often as its exercise has implementations, bare, in processes
-forked from one interpreter; CPU seconds and wall seconds at ``--jobs``), each batch's wall
-time over the floor's, and where the rest goes (``benchmarks/overheads.py``: sandbox
-set-up per run, oracle round trips per run, oracle process starts and warm-ups, gradebook
-writes). ``budget`` turns "batch wall <= cold floor wall" into CPU milliseconds per run
-left for everything the grader adds, beside what the sandbox alone costs per run. A batch's
-and the sandbox's CPU is the whole machine's (``/proc/stat``): run it on a quiet machine.
-Everything is also written as JSON to ``benchmarks/results/`` (git-ignored).
+forked from one interpreter; CPU seconds and wall seconds at ``--jobs``), the per-run
+isolation and the oracle's warm-up (``overheads.isolation_cpu``), and accounts for every
+CPU-second of a local batch (``benchmarks/cpu_ledger.py``: kernel figures of each process,
+not the machine's, so they hold on a shared machine): the runs' own work, isolation, the
+oracle's round trips, warm-ups, the parent's work per result, gradebook writes and what is
+left. The guarantee floor is the preloaded floor plus the isolation of its runs; it prints
+batch CPU / guarantee floor. ``--tree PATH`` runs PATH's grader (its ``.venv``) instead, to
+take old and new trees in turn. ``--floors cold --overheads`` adds the older figures (each
+overhead timed on its own, the machine's CPU, ``budget``). Everything is also written as JSON
+to ``benchmarks/results/`` (git-ignored).
+
+    python benchmarks/bench_batch.py --students 20 --modes jobs2 [--tree /work/wt/base]
 
 Every submission is distinct (each file carries its student id; a third of the students
 hand in one of the wrong probes), so nothing is served from the gradebook. For each mode:
@@ -41,6 +46,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from benchmarks import distributed_cost, floor, overheads  # noqa: E402
+from benchmarks.accounting import accounting, print_accounting  # noqa: E402
 from tests.support.classroom import CODE, FILE_NAMES, benchmark_class  # noqa: E402
 from tests.support.services import (  # noqa: E402
     postgres_unreachable,
@@ -49,6 +55,10 @@ from tests.support.services import (  # noqa: E402
 )
 
 GRADER = [str(Path(sys.executable).parent / "grader")]
+LEDGER = Path(__file__).resolve().parent / "cpu_ledger.py"
+#: The tree whose grader the batch runs (``--tree``; its own ``.venv``): today's main in a
+#: worktree, to take old and new in turn. Floors and isolation are measured with this one.
+TREE_PYTHON = [sys.executable]
 TARGET_SECONDS = 60.0
 RESULTS = REPO / "benchmarks" / "results"
 
@@ -97,9 +107,14 @@ class PeakMemory:
 
 
 def _run(args: list[str], cwd: Path, extra_roots: list[int] | None = None) -> dict[str, object]:
+    """One batch; a local one runs under ``cpu_ledger`` (every CPU-second, by process)."""
     started = time.perf_counter()
+    ledger = cwd / f"ledger-{time.monotonic_ns()}.json"
+    command = [*GRADER, *args, "--json"]
+    if not extra_roots:
+        command = [*TREE_PYTHON, str(LEDGER), str(ledger), "--", *args, "--json"]
     with overheads.MachineCpu() as cpu:
-        process = subprocess.Popen([*GRADER, *args, "--json"], cwd=cwd, stdout=subprocess.PIPE)
+        process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.PIPE)
         with PeakMemory([process.pid, *(extra_roots or [])]) as memory:
             stdout, _ = process.communicate()
     wall = time.perf_counter() - started
@@ -118,6 +133,7 @@ def _run(args: list[str], cwd: Path, extra_roots: list[int] | None = None) -> di
             "idle": round(cpu.idle, 1),
         },
         "summary": summary,
+        "ledger": json.loads(ledger.read_text()) if ledger.exists() else None,
     }
 
 
@@ -293,6 +309,8 @@ def summary(results: dict[str, Any]) -> None:
     if rest:
         print(f"where the rest goes (wall s at --jobs): {rest['wall_seconds_at_jobs']}")
         print(f"where the rest goes (machine CPU s): {rest['machine_cpu_seconds']}")
+    if results.get("accounting"):
+        print_accounting(results["accounting"])
     if results.get("budget"):
         print(f"budget for batch wall <= cold floor wall: {results['budget']}")
 
@@ -301,19 +319,29 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--students", type=int, default=200)
     parser.add_argument("--modes", nargs="+", default=["jobs1", "jobs2", "celery2"])
-    parser.add_argument("--floors", nargs="*", default=["cold", "preloaded"], choices=floor.PARENTS)
+    parser.add_argument("--floors", nargs="*", default=["preloaded"], choices=floor.PARENTS)
     parser.add_argument("--jobs", type=int, default=2, help="parallel runs of the floor")
+    parser.add_argument("--tree", type=Path, help="run this tree's grader (its .venv)")
     parser.add_argument("--no-overheads", action="store_true", help="skip where the rest goes")
+    parser.add_argument(
+        "--overheads", action="store_true", help="also the older machine-CPU overheads"
+    )
     parser.add_argument(
         "--burst", type=int, default=10_000, help="gradings of the PostgreSQL write burst"
     )
     args = parser.parse_args()
     modes = ["celery2" if mode == "celery" else mode for mode in args.modes]
+    if args.tree:
+        GRADER[:] = [str(args.tree / ".venv" / "bin" / "grader")]
+        TREE_PYTHON[:] = [str(args.tree / ".venv" / "bin" / "python")]
+    if "preloaded" not in args.floors:
+        args.floors.append("preloaded")  # the guarantee floor's
     with tempfile.TemporaryDirectory(prefix="bench-batch-") as temporary:
         folder = Path(temporary) / "submissions"
         benchmark_class(folder, args.students)
         results: dict[str, object] = {"students": args.students, "gradings": args.students * 6}
         results["load_before"] = [round(x, 2) for x in os.getloadavg()]
+        results["tree"] = str(args.tree or REPO)
         for mode in modes:
             if mode == "jobs1":
                 results[mode] = local(folder, 1)
@@ -325,7 +353,12 @@ def main() -> int:
         floors = measure_floors(folder, list(args.floors), args.jobs)
         results["floor"] = floors
         results["batch_wall_over_floor_wall"] = ratios(results, floors)
-        if "cold" in floors and not args.no_overheads:
+        cost = {ex: overheads.isolation_cpu(ex) for ex in CODE}
+        results["isolation_cpu"] = cost
+        jobs2 = results.get("jobs2") or results.get("jobs1")
+        if isinstance(jobs2, dict) and jobs2.get("ledger"):
+            results["accounting"] = accounting(jobs2["ledger"], floors, cost)
+        if "cold" in floors and not args.no_overheads and args.overheads:
             cold = floors["cold"]
             assert isinstance(cold, dict)
             results["where_the_rest_goes"] = where_the_rest_goes(

@@ -183,3 +183,56 @@ def sample_entry(number: int) -> Any:
     from tests.unit.grader.instructor.gradebook.factories import code_entry
 
     return code_entry(f"s{number:06d}", f"print({number})\n")
+
+
+def _tree_cpu(pid: int) -> float:
+    """CPU seconds of ``pid`` and its children, own and reaped (``cpu_ledger.proc_cpu``)."""
+    from benchmarks.cpu_ledger import children, proc_cpu
+
+    return sum(sum(proc_cpu(p)) for p in (pid, *children(pid)))
+
+
+def isolation_cpu(exercise_id: str, repeat: int = 40) -> dict[str, float]:
+    """Per run and per submission, in CPU time of the processes involved (not the machine's):
+
+    * ``sandbox_run_ms``: a run of ``pass`` through a fork server of the batch's kind (the
+      server, its zygote and the run: fresh fork, namespaces, report), mean;
+    * ``bare_run_ms``: ``pass`` forked bare from a preloaded interpreter (``floor``);
+    * ``isolation_ms``: their difference, what the isolation adds to each run;
+    * ``warm_up_ms``: one submission's oracle process, started and warmed up for its target
+      (what it spends before its first conversation), mean.
+    """
+    from benchmarks import floor
+    from grader.app.service import merged_preload
+    from grader.judge.exercises import get_exercise
+    from grader.judge.exercises.spec import CodeExercise
+    from grader.proxy.oracle.remote import OracleProcess
+    from grader.runner import Master, RunRequest
+
+    exercise = get_exercise(exercise_id)
+    assert isinstance(exercise, CodeExercise)
+    target = exercise.function_under_test
+    with Master(preload=merged_preload([exercise]), isolation="auto") as master:
+        with master.server() as server:
+            trivial = RunRequest("pass", exercise.student_file)
+            server.run(trivial)
+            host = server._proc.pid
+            before = _tree_cpu(host)
+            for _ in range(repeat):
+                server.run(trivial)
+            sandbox = (_tree_cpu(host) - before) / repeat
+        warm = 0.0
+        for _ in range(repeat // 8):
+            oracles = OracleProcess.start(master, target)
+            oracles.oracle(target, "real").close()  # its report comes after the warm-up
+            warm += _tree_cpu(oracles._process.pid)
+            oracles.close()
+        warm /= repeat // 8
+    bare = floor.measure(exercise_id, ["pass"] * 4, jobs=1, parent="preloaded")
+    bare_ms = 1000 * bare["cpu_seconds"] / bare["runs"]
+    return {
+        "sandbox_run_ms": round(1000 * sandbox, 2),
+        "bare_run_ms": round(bare_ms, 2),
+        "isolation_ms": round(1000 * sandbox - bare_ms, 2),
+        "warm_up_ms": round(1000 * warm, 2),
+    }

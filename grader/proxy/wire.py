@@ -59,6 +59,11 @@ def frame(message: Any) -> bytes:
         raise _framed(exc) from None
 
 
+def encode_text(message: Any) -> str:
+    """A message's JSON text, as a frame carries it (the same values give the same text)."""
+    return _encode(message)
+
+
 def frame_size(header: bytes) -> int:
     try:
         return framing.announced(header, MAX_FRAME)

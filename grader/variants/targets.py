@@ -30,7 +30,11 @@ class Target:
     ``"module:function"`` of a dedicated recording proxy in ``grader.proxy.child``; empty means
     the generic one, which forwards and records each call's plain arguments and result.
     ``question_keys``: the recorded fields that identify one question asked of the function
-    (to compare the answers two runs got).
+    (to compare the answers two runs got). ``pure``: every implementation of the target
+    (the real one, each twin, each mutant) answers a call from its facts alone, keeps no
+    state between calls and operates on none of the student's objects; a run may then
+    reuse the answer to facts it already asked about (``grader.proxy.child.conversation``).
+    ``tests/unit/grader/proxy/test_pure_targets.py`` checks it for every implementation.
     """
 
     name: str
@@ -40,6 +44,7 @@ class Target:
     preload: tuple[str, ...] = ()
     instrument: str = ""
     question_keys: tuple[str, ...] = ("args",)
+    pure: bool = False
     #: The recorded name of the function (``calls_of(records, target.recorded)``).
     recorded: str = field(default="")
 
@@ -59,6 +64,7 @@ class Target:
             "module": self.module,
             "function": self.function,
             "instrument": self.instrument,
+            "pure": self.pure,
         }
 
 
@@ -82,6 +88,7 @@ POLICY = Target(
     preload=("ticketflow.workers.tasks",),
     instrument="grader.proxy.child.policy:instrument_policy",
     question_keys=("error_type", "retries_so_far"),
+    pure=True,
 )
 
 EFFECTS = Target(

@@ -40,6 +40,7 @@ def preload() -> None:
     import grader.instructor.batch.student
     import grader.judge.exercises
     import grader.judge.grading
+    import grader.judge.rubric  # else each worker imports it for its first prose answer
     import grader.judge.verdict
     from grader.judge.exercises import exercise_ids, get_exercise
 

@@ -4,14 +4,23 @@ The implementation under test does not exist in this process. ``Conversation.cal
 sends the facts of one call and serves the oracle until it answers: each operation the
 implementation performs on an object of the student (its transaction, session,
 connection, a result) arrives as ``getattr``/``call``/``enter``/``exit``/``bool`` on a
-handle, is performed HERE on the student's real object, and its result (a scalar, or a
-new handle) or the exception it raised (kept here as a handle) goes back. The answer is
+handle (or ``callattr``: a getattr and a call of its answer, in one frame), is performed
+HERE on the student's real object, and its result (a scalar, or a new handle) or the
+exception it raised (kept here as a handle) goes back. The answer is
 ``return`` (a value) or ``raise``: the student's own exception object is re-raised as
 itself; an exception of the implementation's own is rebuilt from its built-in type.
 
 The code in this module is the same in every run, whoever answers: what differs is
 only the conversation, i.e. behaviour. A call made while the oracle waits for an
 operation (a probe's event listener calling the function again) nests naturally.
+
+``pure`` (the target's declaration, ``grader.variants.targets``): the answer to facts
+already asked about in this run is reused, not asked again. Only facts that are plain data
+(no handle: the key is their wire form, taken at the time of the call, so a list mutated
+since is other facts) and answers the oracle gave without a single operation, that are
+plain data too; the memo keeps the answer's wire form and decodes it anew each time (a
+fresh value, a fresh exception, as a second round trip would give). It lives in this
+object, made in each run: it never outlives the run nor reaches another.
 """
 
 from __future__ import annotations
@@ -28,6 +37,8 @@ from grader.proxy import wire
 
 MAX_ITEMS = 10_000
 MAX_NESTING = 16
+#: Answers one run keeps at most (``pure``); later ones are asked for every time.
+MAX_MEMO = 4096
 
 
 class GraderConnectionLost(RuntimeError):
@@ -57,7 +68,9 @@ class Conversation(wire.Codec):
     max_str = 65536
     malformed = GraderConnectionLost
 
-    def __init__(self, channel: Channel, rebuild: Rebuilders | None = None) -> None:
+    def __init__(
+        self, channel: Channel, rebuild: Rebuilders | None = None, *, pure: bool = False
+    ) -> None:
         self._read, self._write = _endpoints(channel)
         self._getpid, self._pid = os.getpid, os.getpid()
         self._lock = threading.RLock()
@@ -66,6 +79,8 @@ class Conversation(wire.Codec):
         self._handles: dict[int, int] = {}
         self._built: dict[int, Any] = {}
         self._nesting = 0
+        self._memo: dict[str, Any] | None = {} if pure else None
+        self._performed = 0
 
     # -- one call ---------------------------------------------------------------------
     def call(self, facts: Mapping[str, Any]) -> Any:
@@ -76,8 +91,16 @@ class Conversation(wire.Codec):
                 raise RecursionError("the function under test was re-entered too deeply")
             self._nesting += 1
             try:
-                self._send({"call": self.encode(dict(facts))})
-                return self._serve()
+                asked = self.encode(dict(facts))
+                key = self._memo_key(asked)
+                if key is not None and key in self._memo_or_empty():
+                    return self._answer(self._memo_or_empty()[key])
+                performed = self._performed
+                self._send({"call": asked})
+                reply = self._serve()
+                if key is not None and self._performed == performed:
+                    self._remember(key, reply)
+                return self._answer(reply)
             finally:
                 self._nesting -= 1
                 if not self._nesting:
@@ -85,18 +108,40 @@ class Conversation(wire.Codec):
                     self._handles.clear()
                     self._built.clear()
 
-    def _serve(self) -> Any:
+    def _serve(self) -> dict[str, Any]:
+        """The oracle's answer (``return`` or ``raise``), its operations performed."""
         while True:
             message = self._receive()
             op = message.get("op") if type(message) is dict else None
-            if op == "return":
-                return self.decode(message.get("value"))
-            if op == "raise":
-                raise self._exception(message.get("exc"))
+            if op in ("return", "raise"):
+                return message  # type: ignore[no-any-return]
+            self._performed += 1
             self._send(self._perform(op, message))
+
+    def _answer(self, message: dict[str, Any]) -> Any:
+        if message.get("op") == "return":
+            return self.decode(message.get("value"))
+        raise self._exception(message.get("exc"))
+
+    def _memo_or_empty(self) -> dict[str, Any]:
+        return {} if self._memo is None else self._memo
+
+    def _memo_key(self, asked: Any) -> str | None:
+        """The memo's key for these facts (their wire form), or None: not memoised."""
+        if self._memo is None or self._nesting != 1:
+            return None
+        text = wire.encode_text(asked)
+        return None if '"$h"' in text else text
+
+    def _remember(self, key: str, reply: dict[str, Any]) -> None:
+        plain = '"$h"' not in wire.encode_text(reply)  # plain data only
+        if self._memo is not None and len(self._memo) < MAX_MEMO and plain:
+            self._memo[key] = reply
 
     def _perform(self, op: object, message: dict[str, Any]) -> dict[str, Any]:
         target = self._object(message.get("h"))
+        if op == "callattr":
+            return self._call_attribute(target, message)
         if op == "call":
             args = self.decode(message.get("args"))
             kwargs = self.decode(message.get("kwargs"))
@@ -124,6 +169,22 @@ class Conversation(wire.Codec):
         except BaseException as raised:  # the student's (or SQLAlchemy's): it stays here
             return {"raised": {"h": self.handle(raised), "kind": exception_kind(raised)}}
         return {"ok": self.encode(value)}
+
+    def _call_attribute(self, target: Any, message: dict[str, Any]) -> dict[str, Any]:
+        """``getattr`` then ``call`` in one frame, exactly as the two operations would go:
+        the attribute is named by a handle as a getattr's answer would be (same numbers,
+        same lifetime); one that is plain data goes back uncalled (``got``: the oracle calls
+        it, as it would have called a getattr's answer); then the arguments are decoded."""
+        if type(message.get("name")) is not str:
+            raise GraderConnectionLost("malformed getattr")
+        try:
+            value = getattr(target, message["name"])
+        except BaseException as raised:
+            return {"raised": {"h": self.handle(raised), "kind": exception_kind(raised)}}
+        found = self.encode(value)
+        if type(found) is not dict or set(found) != {"$h"}:
+            return {"got": found}
+        return self._perform("call", {**message, "h": found["$h"]})
 
     # -- values -------------------------------------------------------------------------
     def handle(self, value: object) -> int:

@@ -19,13 +19,15 @@ from grader.proxy.child.describe import plain, type_name
 from grader.proxy.child.disguise import disguise
 
 
-def instrument_function(recorder: Any, channel: Channel, *, module: str, function: str) -> None:
+def instrument_function(
+    recorder: Any, channel: Channel, *, module: str, function: str, pure: bool = False
+) -> None:
     owner: Any = importlib.import_module(module)
     *path, name = function.split(".")
     for part in path:
         owner = getattr(owner, part)
     real = owner.__dict__[name]
-    call = Conversation(channel).call
+    call = Conversation(channel, pure=pure).call
 
     def asked(*args: Any, **kwargs: Any) -> Any:
         return call({"args": list(args), "kwargs": dict(kwargs)})

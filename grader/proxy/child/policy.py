@@ -23,12 +23,13 @@ NUMBERS = (int, float, bool)
 Decision = TypeVar("Decision")
 
 
-def instrument_policy(recorder: Any, channel: Channel) -> None:
+def instrument_policy(recorder: Any, channel: Channel, *, pure: bool = False) -> None:
     from ticketflow.workers import policy as module
 
     cls = module.BoundedRetryPolicy
     real = cls.__dict__["decision"]
-    ask = asking(Conversation(channel), module.RetryableTaskError, module.RetryDecision)
+    conversation = Conversation(channel, pure=pure)
+    ask = asking(conversation, module.RetryableTaskError, module.RetryDecision)
     wrapper = _recording_decision(ask, recorder.record, cls, module.RetryDecision)
     cls.decision = disguise(wrapper, like=real)  # type: ignore[method-assign]
 

@@ -48,17 +48,25 @@ def keep_public_source(module_name: str) -> None:
         linecache.cache[path] = (len(text), None, text.splitlines(True), path)
 
 
-def install(recorder: Any, *, target: Mapping[str, str]) -> None:
+def install(recorder: Any, *, target: Mapping[str, Any]) -> None:
     keep_public_source(str(target["module"]))
     keep_loaded_on_reload()
     channel = passed_channel()
     instrument = str(target.get("instrument") or "")
     if instrument:
         module_name, _, function = instrument.partition(":")
-        getattr(importlib.import_module(module_name), function)(recorder, channel)
+        instrumenting = getattr(importlib.import_module(module_name), function)
+        if target.get("pure") is True:
+            instrumenting(recorder, channel, pure=True)
+        else:
+            instrumenting(recorder, channel)
         return
     from grader.proxy.child.generic import instrument_function
 
     instrument_function(
-        recorder, channel, module=str(target["module"]), function=str(target["function"])
+        recorder,
+        channel,
+        module=str(target["module"]),
+        function=str(target["function"]),
+        pure=target.get("pure") is True,
     )

@@ -1,0 +1,134 @@
+"""The oracle's round trips per run: frames and CPU time, each exercise's reference probe.
+
+    python benchmarks/bench_round_trips.py [--runs 40]
+    /work/wt/base/.venv/bin/python benchmarks/bench_round_trips.py   # another tree's grader
+
+For each code exercise: one master, one fork server and one oracle process, as the batch
+has them; the reference probe is run ``--runs`` times against the real implementation,
+one at a time. Per run: the frames the oracle sent (its operations and its answers), the
+CPU time of the fork server's tree (server, zygote, the run: the run's side of the
+conversation included) and of the oracle process (its side), from ``/proc/<pid>/stat``, so
+the figures hold on a shared machine. Imports nothing of its own tree (``grader`` is the
+running Python's), so two trees can be taken in turn.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import threading
+from pathlib import Path
+
+TICK = float(os.sysconf("SC_CLK_TCK"))
+
+
+def _cpu(pid: int) -> float:
+    """Own and reaped CPU seconds of ``pid`` and its children."""
+    total = 0.0
+    try:
+        kids = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        kids = []
+    for each in (pid, *(int(k) for k in kids)):
+        try:
+            stat = Path(f"/proc/{each}/stat").read_text()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2 :].split()
+        total += sum(int(x) for x in fields[11:15]) / TICK
+    return total
+
+
+def measure(exercise_id: str, runs: int) -> dict[str, float]:
+    from grader.app.service import merged_preload
+    from grader.judge.exercises import get_exercise
+    from grader.judge.grading import PRELUDE
+    from grader.proxy.oracle import link
+    from grader.proxy.oracle.remote import OracleProcess
+    from grader.proxy.oracle.session import run_with_oracles
+    from grader.runner import Master, RunRequest
+
+    exercise = get_exercise(exercise_id)
+    root = Path(link.__file__).resolve().parents[3]
+    source = (root / "solutions" / exercise_id / exercise.student_file).read_text("utf-8")
+    target = exercise.function_under_test
+    request = RunRequest(
+        source=source,
+        filename=exercise.student_file,
+        prelude=PRELUDE,
+        prelude_args={"target": target.to_json()},
+    )
+    preload = merged_preload([exercise])
+    with Master(preload=preload, isolation="auto") as master, master.server() as server:
+        oracles = OracleProcess.start(master, target)
+        try:
+            run_with_oracles(server, request, target, ["real"], max_parallel=1, source=oracles)
+            host, helper = server._proc.pid, oracles._process.pid
+            run_side, oracle_side = _cpu(host), _cpu(helper)
+            found = run_with_oracles(
+                server, request, target, ["real"] * runs, max_parallel=1, source=oracles
+            )
+            run_side, oracle_side = _cpu(host) - run_side, _cpu(helper) - oracle_side
+        finally:
+            oracles.close()
+        assert all(run is not None and run.ok for run in found), found
+    return {
+        "run_side_ms": round(1000 * run_side / runs, 2),
+        "oracle_side_ms": round(1000 * oracle_side / runs, 2),
+    }
+
+
+def frames(exercise_id: str) -> int:
+    """Frames the oracle sends in one reference run (an oracle on a thread, counted)."""
+    from grader.judge.exercises import get_exercise
+    from grader.judge.grading import PRELUDE
+    from grader.proxy.oracle import link
+    from grader.proxy.oracle.session import run_with_oracles
+    from grader.runner import Master, RunRequest
+
+    exercise = get_exercise(exercise_id)
+    root = Path(link.__file__).resolve().parents[3]
+    source = (root / "solutions" / exercise_id / exercise.student_file).read_text("utf-8")
+    target = exercise.function_under_test
+    sent, lock, send = [0], threading.Lock(), link.Link._send
+
+    def counted(self: link.Link, message: object) -> None:
+        with lock:
+            sent[0] += 1
+        send(self, message)
+
+    link.Link._send = counted  # type: ignore[method-assign]
+    try:
+        from grader.app.service import merged_preload
+
+        request = RunRequest(
+            source=source,
+            filename=exercise.student_file,
+            prelude=PRELUDE,
+            prelude_args={"target": target.to_json()},
+        )
+        preload = merged_preload([exercise])
+        with Master(preload=preload, isolation="auto") as master, master.server() as server:
+            run_with_oracles(server, request, target, ["real"], max_parallel=1)
+    finally:
+        link.Link._send = send  # type: ignore[method-assign]
+    return sent[0]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=40)
+    args = parser.parse_args()
+    from grader.proxy.oracle import link
+
+    found = {"tree": str(Path(link.__file__).resolve().parents[3]), "load": os.getloadavg()}
+    for exercise_id in ("EX-11-01", "EX-12-01", "EX-13-01"):
+        found[exercise_id] = {"frames": frames(exercise_id), **measure(exercise_id, args.runs)}
+        print(exercise_id, json.dumps(found[exercise_id]), flush=True)
+    print(json.dumps(found))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
