@@ -1,1 +1,0 @@
-SECRET = "the answer"
