@@ -1,7 +1,8 @@
 """Shared fixtures: services by URL, skipping (with the reason) only when unreachable.
 
 The run also fails if a process the tests started is still alive at its end
-(``tests.support.leaks``).
+(``tests.support.leaks``); an ``xdist_group`` keeps its tests on one worker
+(``tests.support.xdist_groups``).
 """
 
 from __future__ import annotations
@@ -17,9 +18,11 @@ from tests.support.leaks import (
     pytest_terminal_summary,
 )
 from tests.support.services import postgres_unreachable, temporary_postgres_database
+from tests.support.xdist_groups import pytest_collection_modifyitems
 
 __all__ = [
     "postgres_url",
+    "pytest_collection_modifyitems",
     "pytest_configure",
     "pytest_runtest_setup",
     "pytest_sessionfinish",
