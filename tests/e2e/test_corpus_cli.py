@@ -9,11 +9,13 @@ out that no mutant used to need). Each must fail on the mutants that only that a
 catches (the one the exercise's requirement names and, since issue 19, its mate written in a
 twin's style), with their descriptions and the assertion to add.
 
-A verdict never depends on the language, so each probe is graded once: the correct ones
-through the CLI, in zh or en by turns; the gap probes, the tagged-cells notebook and the
-crashing one once each through one warm service (``graded``), their report then rendered in
-both languages by the renderer ``grader check --json`` prints with (``report_to_dict``),
-with the exit code it would give (``exit_code_for``).
+Each probe is graded once here. That every correct probe passes with full marks is proved
+by ``test_portable_check``, which grades every corpus file in-process; the correct notebooks
+also go through the CLI, in zh or en by turns (a verdict never depends on the language). The
+gap probes, the tagged-cells notebook and the crashing one are graded once each through one
+warm service (``graded``), their report then rendered in both languages by the renderer
+``grader check --json`` prints with (``report_to_dict``), with the exit code it would give
+(``exit_code_for``).
 """
 
 from __future__ import annotations
@@ -117,13 +119,19 @@ def _rendered(report: CheckReport, lang: str) -> tuple[int, dict[str, Any]]:
     return exit_code_for(report.status), report_to_dict(report, lang)
 
 
-#: Each correct probe is graded once, in zh or en by turns: a verdict never depends on the
-#: language (the gap probes below check both languages' words), and the corpus is large.
-CORRECT_IN = [(probe, ("zh", "en")[index % 2]) for index, probe in enumerate(CORRECT)]
+#: That every correct probe passes with full marks is proved once, in-process, by
+#: ``test_portable_check`` (which grades every corpus file in the sandboxed mode, and then
+#: portably). Through the CLI go the notebooks (reading a notebook from ``--path``), each once,
+#: in zh or en by turns: a verdict never depends on the language (the gap probes below check
+#: both languages' words).
+NOTEBOOKS = [probe for probe in CORRECT if probe.endswith(".ipynb")]
+CORRECT_IN = [(probe, ("zh", "en")[index % 2]) for index, probe in enumerate(NOTEBOOKS)]
 
 
 @pytest.mark.parametrize(("probe", "lang"), CORRECT_IN)
-def test_every_correct_probe_passes(course: Course, probe: str, lang: str) -> None:
+def test_every_correct_notebook_passes_through_the_cli(
+    course: Course, probe: str, lang: str
+) -> None:
     """The notebooks with the lessons' cells are graded here in the namespaces mode by name
     (the other mode: the test below)."""
     if probe in LESSON_CELLS:
@@ -153,7 +161,7 @@ def _passes_in(course: Course, probe: str, isolation: str, lang: str) -> None:
 def test_notebooks_with_the_lessons_cells_pass_in_the_rlimits_mode_too(
     course: Course, probe: str
 ) -> None:
-    assert probe in CORRECT  # so also graded in the namespaces mode, above
+    assert probe in NOTEBOOKS  # so also graded in the namespaces mode, above
     _passes_in(course, probe, "rlimits", "en")
 
 
