@@ -56,8 +56,25 @@ def _solution(exercise_id: str) -> Path:
     return next(folder.iterdir())
 
 
-@pytest.mark.parametrize("lang", ["zh", "en"])
-@pytest.mark.parametrize("exercise_id", CODE + PROSE)
+#: A verdict never depends on the language, so each solution and each wrong probe is graded
+#: once, in zh or en by turns; ``test_both_languages_are_checked_on_every_kind_of_case``
+#: holds the turns to covering each language for each kind.
+SOLUTIONS_IN = [(e, ("zh", "en")[index % 2]) for index, e in enumerate(CODE + PROSE)]
+WRONG_IN = [(wrong, ("zh", "en")[index % 2]) for index, wrong in enumerate(sorted(WRONG))]
+
+
+def test_both_languages_are_checked_on_every_kind_of_case() -> None:
+    for kind in (CODE, PROSE):
+        assert {lang for e, lang in SOLUTIONS_IN if e in kind} == {"zh", "en"}, kind
+    for message_id in NAMED["en"]:
+        langs = {lang for wrong, lang in WRONG_IN if WRONG[wrong][0][1] == message_id}
+        assert langs == {"zh", "en"}, message_id
+    for exercise_id in CODE:
+        langs = {lang for wrong, lang in WRONG_IN if wrong.startswith(exercise_id)}
+        assert langs == {"zh", "en"}, exercise_id
+
+
+@pytest.mark.parametrize(("exercise_id", "lang"), SOLUTIONS_IN)
 def test_reference_solutions_pass(course: Course, exercise_id: str, lang: str) -> None:
     course.answer(exercise_id, _solution(exercise_id))
     result = course.run("check", exercise_id, "--json", "--lang", lang)
@@ -79,8 +96,7 @@ def test_untouched_starters_fail_as_not_started(course: Course, exercise_id: str
     assert "尚未开始" in check["message"]
 
 
-@pytest.mark.parametrize("lang", ["zh", "en"])
-@pytest.mark.parametrize("wrong", sorted(WRONG))
+@pytest.mark.parametrize(("wrong", "lang"), WRONG_IN)
 def test_wrong_probes_fail_naming_the_mistake(course: Course, wrong: str, lang: str) -> None:
     exercise_id = wrong.split("/")[0]
     result = course.run(

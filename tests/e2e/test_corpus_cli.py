@@ -8,12 +8,27 @@ business-task INSERT by its table object). Every one must pass.
 out that no mutant used to need). Each must fail on the mutants that only that assertion
 catches (the one the exercise's requirement names and, since issue 19, its mate written in a
 twin's style), with their descriptions and the assertion to add.
+
+Each probe is graded once here. That every correct probe passes with full marks is proved
+by ``test_portable_check``, which grades every corpus file in-process; the correct notebooks
+also go through the CLI, in zh or en by turns (a verdict never depends on the language). The
+gap probes, the tagged-cells notebook and the crashing one are graded once each through one
+warm service (``graded``), their report then rendered in both languages by the renderer
+``grader check --json`` prints with (``report_to_dict``), with the exit code it would give
+(``exit_code_for``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from typing import Any
+
 import pytest
 
+from grader.app.service import GradingService, GradingSettings
+from grader.errors import exit_code_for
+from grader.judge.results import CheckReport
+from grader.render.json_out import report_to_dict
 from tests.e2e.conftest import FILES, Course
 
 pytestmark = pytest.mark.e2e
@@ -78,28 +93,60 @@ def _check(course: Course, relative: str, lang: str) -> tuple[int, dict]:  # typ
     return result.code, result.json()
 
 
-#: Each correct probe is graded once, in zh or en by turns: a verdict never depends on the
-#: language (the gap probes below check both languages' words), and the corpus is large.
-CORRECT_IN = [(probe, ("zh", "en")[index % 2]) for index, probe in enumerate(CORRECT)]
+#: The tests that render one graded report in both languages: on one worker, so each probe
+#: is graded once per run.
+IN_BOTH_LANGUAGES = pytest.mark.xdist_group("corpus_in_both_languages")
+
+
+@pytest.fixture(scope="module")
+def graded() -> Iterator[Callable[..., CheckReport]]:
+    """The report of a corpus file (a path under ``files/corpus/``), graded once."""
+    reports: dict[str, CheckReport] = {}
+    settings = GradingSettings.from_env(use_cache=False, self_check=True)
+    with GradingService(settings) as service:
+
+        def grade(relative: str, exercise_id: str | None = None) -> CheckReport:
+            if relative not in reports:
+                exercise_id = exercise_id or relative.split("/")[0]
+                reports[relative] = service.check(exercise_id, CORPUS / relative).report
+            return reports[relative]
+
+        yield grade
+
+
+def _rendered(report: CheckReport, lang: str) -> tuple[int, dict[str, Any]]:
+    """What ``grader check --json --lang <lang>`` prints for ``report``, and its exit code."""
+    return exit_code_for(report.status), report_to_dict(report, lang)
+
+
+#: That every correct probe passes with full marks is proved once, in-process, by
+#: ``test_portable_check`` (which grades every corpus file in the sandboxed mode, and then
+#: portably). Through the CLI go the notebooks (reading a notebook from ``--path``), each once,
+#: in zh or en by turns: a verdict never depends on the language (the gap probes below check
+#: both languages' words).
+NOTEBOOKS = [probe for probe in CORRECT if probe.endswith(".ipynb")]
+CORRECT_IN = [(probe, ("zh", "en")[index % 2]) for index, probe in enumerate(NOTEBOOKS)]
 
 
 @pytest.mark.parametrize(("probe", "lang"), CORRECT_IN)
-def test_every_correct_probe_passes(course: Course, probe: str, lang: str) -> None:
+def test_every_correct_notebook_passes_through_the_cli(
+    course: Course, probe: str, lang: str
+) -> None:
+    """The notebooks with the lessons' cells are graded here in the namespaces mode by name
+    (the other mode: the test below)."""
+    if probe in LESSON_CELLS:
+        _passes_in(course, probe, "namespaces", lang)
+        return
     code, report = _check(course, probe, lang)
     failed = [(c["name"], c["message"]) for c in report["checks"] if not c["passed"]]
     assert (code, report["status"], failed) == (0, "passed", [])
     assert report["score"] == report["max_score"]
 
 
-@pytest.mark.parametrize("isolation", ["namespaces", "rlimits"])
-@pytest.mark.parametrize("probe", LESSON_CELLS)
-def test_notebooks_with_the_lessons_cells_pass_in_both_isolation_modes(
-    course: Course, probe: str, isolation: str
-) -> None:
-    assert probe in CORRECT
+def _passes_in(course: Course, probe: str, isolation: str, lang: str) -> None:
     exercise_id = probe.split("/")[0]
     result = course.run(
-        "check", exercise_id, "--path", str(CORPUS / probe), "--json",
+        "check", exercise_id, "--path", str(CORPUS / probe), "--json", "--lang", lang,
         env={"GRADER_ISOLATION": isolation},
     )  # fmt: skip
     report = result.json()
@@ -107,14 +154,24 @@ def test_notebooks_with_the_lessons_cells_pass_in_both_isolation_modes(
     assert (result.code, report["status"], report["isolation"], failed) == (
         0, "passed", isolation, [],
     )  # fmt: skip
+    assert report["score"] == report["max_score"]
 
 
+@pytest.mark.parametrize("probe", LESSON_CELLS)
+def test_notebooks_with_the_lessons_cells_pass_in_the_rlimits_mode_too(
+    course: Course, probe: str
+) -> None:
+    assert probe in NOTEBOOKS  # so also graded in the namespaces mode, above
+    _passes_in(course, probe, "rlimits", "en")
+
+
+@IN_BOTH_LANGUAGES
 @pytest.mark.parametrize("lang", ["zh", "en"])
 @pytest.mark.parametrize("probe", sorted(WRONG))
 def test_every_gap_probe_fails_on_the_mutant_only_its_missing_assertion_catches(
-    course: Course, probe: str, lang: str
+    graded: Callable[..., CheckReport], probe: str, lang: str
 ) -> None:
-    code, report = _check(course, probe, lang)
+    code, report = _rendered(graded(probe), lang)
     assert (code, report["status"]) == (1, "failed")
     failed = {c["name"]: c for c in report["checks"] if not c["passed"]}
     assert list(failed) == [f"mutant:{mutant}" for mutant in WRONG[probe]], sorted(failed)
@@ -125,23 +182,23 @@ def test_every_gap_probe_fails_on_the_mutant_only_its_missing_assertion_catches(
         assert check["hint"], "the student must be told which assertion to add"
 
 
-def test_tagged_cells_are_announced_in_the_summary(course: Course) -> None:
+@IN_BOTH_LANGUAGES
+def test_tagged_cells_are_announced_in_the_summary(graded: Callable[..., CheckReport]) -> None:
     for lang, words in (
         ("zh", "只运行了带 answer 标签"),
         ("en", "Only the code cells tagged answer"),
     ):
-        code, report = _check(course, "EX-11-01/correct/tagged_cells.ipynb", lang)
+        code, report = _rendered(graded("EX-11-01/correct/tagged_cells.ipynb"), lang)
         assert code == 0 and words in report["summary"] and "3, 4" in report["summary"]
 
 
+@IN_BOTH_LANGUAGES
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_a_notebook_crash_is_placed_in_its_cell_and_later_checks_are_not_judged(
-    course: Course, lang: str
+    graded: Callable[..., CheckReport], lang: str
 ) -> None:
-    notebook = CORPUS / "crash_in_third_cell.ipynb"
-    result = course.run("check", "EX-11-01", "--path", str(notebook), "--json", "--lang", lang)
-    report = result.json()
-    assert result.code == 1
+    code, report = _rendered(graded("crash_in_third_cell.ipynb", "EX-11-01"), lang)
+    assert code == 1
     checks = {c["name"]: c for c in report["checks"]}
     run = checks["runs_cleanly"]
     assert run["message_id"] == "run.uncaught_cell"

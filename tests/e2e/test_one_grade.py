@@ -28,7 +28,8 @@ from tests.e2e.batch_support import Ran, grader
 from tests.e2e.review_support import Server, review_server
 from tests.support.classroom import EXERCISES, Member, bad_archive, build_member
 
-pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+# one worker grades this module's class once (not once per xdist worker)
+pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.xdist_group("test_one_grade")]
 
 ZONE = ZoneInfo("Asia/Shanghai")
 DUE = datetime(2026, 12, 7, 23, 59, tzinfo=ZONE)

@@ -81,6 +81,11 @@ def test_the_portable_check_gives_the_sandboxed_checks_verdict(
     assert verdict(reports["portable"]) == verdict(reports[SANDBOXED])
     honest = "/correct/" in case or case.startswith("solutions/")
     assert (reports["portable"].status == "passed") is honest, verdict(reports["portable"])
+    if honest:  # every honest probe passes with full marks (test_corpus_cli relies on it)
+        sandboxed = reports[SANDBOXED]
+        failed = [(check.name, check.message.id) for check in sandboxed.checks if not check.passed]
+        assert (sandboxed.status, failed) == ("passed", [])
+        assert sandboxed.score == sandboxed.max_score > 0
 
 
 def test_the_corpus_has_what_the_comparison_needs() -> None:

@@ -24,7 +24,7 @@ from grader.judge.exercises.spec import CodeExercise
 from grader.judge.results import CheckReport
 from grader.judge.submission import load_submission
 from tests.e2e.conftest import REPO
-from tests.e2e.test_students_never_mix import SEARCH, _found
+from tests.e2e.test_students_never_mix import SEARCH, SEARCH_LIMITS, _found
 
 pytestmark = pytest.mark.e2e
 
@@ -101,7 +101,9 @@ def _judge(exercise_id: str, text: str, folder: Path) -> CheckReport:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
     (folder / "exercises").mkdir(exist_ok=True)
-    settings = GradingSettings.from_env(root=folder, lang="en", isolation="namespaces")
+    settings = GradingSettings.from_env(
+        root=folder, lang="en", isolation="namespaces", limits=SEARCH_LIMITS
+    )
     with GradingService(settings) as service, service.student() as session:
         return session.judge(exercise, load_submission(exercise, path))
 

@@ -21,12 +21,17 @@ from grader.app.service import GradingService, GradingSettings
 from grader.judge.exercises import get_exercise
 from grader.judge.results import CheckReport
 from grader.judge.submission import load_submission
+from grader.runner.model import Limits
 from tests.e2e.conftest import FILES, REPO
 
 pytestmark = pytest.mark.e2e
 
 SEARCH = FILES / "probes" / "search_other_students_work.py"
 RESULT = re.compile(r"search-result memory=(\d+) files=(\d+) regions=(\d+)")
+#: A search reads every page of its process and every file it can reach: on a busy machine
+#: that outlasts a student's run limits (10 s, 30 s of waiting for a CPU), and the report
+#: would then say "timed out", not what was found. The searches get a wall of their own.
+SEARCH_LIMITS = Limits(wall_seconds=60.0, wall_ceiling_seconds=240.0, cpu_seconds=60)
 
 
 @pytest.fixture(autouse=True)
@@ -78,7 +83,9 @@ def _found(report: CheckReport) -> tuple[int, int, int]:
 def test_student_b_finds_nothing_of_student_a(students: Students, tmp_path: Path) -> None:
     exercise = get_exercise("EX-11-01")
     (tmp_path / "exercises").mkdir()
-    settings = GradingSettings.from_env(root=tmp_path, lang="en", isolation="namespaces")
+    settings = GradingSettings.from_env(
+        root=tmp_path, lang="en", isolation="namespaces", limits=SEARCH_LIMITS
+    )
     with GradingService(settings) as service:
         with service.student() as session:
             assert session.judge(exercise, load_submission(exercise, students.a)).passed
@@ -98,7 +105,9 @@ def test_even_one_shared_server_would_not_leak_a_to_b(students: Students, tmp_pa
     scan can find such a copy: tests/unit/grader/runner/test_runner_residue.py."""
     (tmp_path / "exercises").mkdir()
     exercise = get_exercise("EX-11-01")
-    settings = GradingSettings.from_env(root=tmp_path, lang="en", isolation="namespaces")
+    settings = GradingSettings.from_env(
+        root=tmp_path, lang="en", isolation="namespaces", limits=SEARCH_LIMITS
+    )
     with GradingService(settings) as service, service.student() as shared:
         assert shared.judge(exercise, load_submission(exercise, students.a)).passed
         report = shared.judge(exercise, load_submission(exercise, students.b))

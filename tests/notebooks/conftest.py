@@ -5,7 +5,12 @@ Lesson 14's live cells take tens of seconds each with the services up. Its re-ru
 with the embedded default (``TICKETFLOW_LESSON_SERVICES=none``: every live cell skips in one
 line), and ``executed_lesson`` runs it once more, live; ``test_lesson_14`` runs each of its
 cells twice in a row live. So its live cells are re-run-checked without paying for a live
-Run All twice."""
+Run All twice.
+
+A lesson's executions are cached in this worker's session: the tests that read one lesson
+are in one ``xdist_group`` (``lesson_group``), so each lesson is executed once per run, not
+once per worker. Tests parametrized by ``stem`` get theirs here; the others name it.
+"""
 
 from __future__ import annotations
 
@@ -24,6 +29,22 @@ from ticketflow_lab.live_services import SERVICES_ENV
 
 #: Lessons with live cells: re-run plan with the embedded default, one live run on its own.
 LIVE_LESSONS = frozenset({"14-beyond-the-three-lessons"})
+#: The fixtures that execute a lesson (once per worker's session, per lesson).
+EXECUTING = frozenset({"lesson_runs", "executed_lesson"})
+
+
+def lesson_group(stem: str) -> pytest.MarkDecorator:
+    """The ``xdist_group`` of the tests that read lesson ``stem`` as executed. Lesson 14's is
+    the group that already keeps its notebook and its demos off each other's queues."""
+    return pytest.mark.xdist_group("lesson14" if stem.startswith("14-") else f"lesson-{stem}")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        callspec = getattr(item, "callspec", None)
+        stem = callspec.params.get("stem") if callspec is not None else None
+        if isinstance(stem, str) and EXECUTING & set(getattr(item, "fixturenames", ())):
+            item.add_marker(lesson_group(stem))
 
 
 @contextlib.contextmanager

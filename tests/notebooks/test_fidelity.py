@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from tests.notebooks.conftest import lesson_group
 from tests.notebooks.kernel import cells_tagged, stream_text
 from tests.support.services import (
     postgres_unreachable,
@@ -49,6 +50,7 @@ def needs(*services: str) -> None:
             pytest.skip(reason)  # "<service> is unreachable at host:port; ..."
 
 
+@lesson_group(L14)
 def test_a_pickle_message_is_rejected_into_the_dead_letter_queue(
     executed_lesson: Callable[[str], Any],
 ) -> None:
@@ -64,6 +66,7 @@ def test_a_pickle_message_is_rejected_into_the_dead_letter_queue(
     assert "任务开始执行过：False；payload 被反序列化（标记文件存在）：False" in lines
 
 
+@lesson_group(L11A)
 def test_the_connection_loss_warning_is_absent_at_start_up(
     executed_lesson: Callable[[str], Any],
 ) -> None:
@@ -74,6 +77,7 @@ def test_the_connection_loss_warning_is_absent_at_start_up(
     assert "断线之后，有这条警告：True" in lines
 
 
+@lesson_group(L14)
 def test_prefetch_one_holds_one_of_four_tasks(executed_lesson: Callable[[str], Any]) -> None:
     needs("RabbitMQ")
     lines = printed(executed_lesson(L14), "inspect-cli")
@@ -84,6 +88,7 @@ def test_prefetch_one_holds_one_of_four_tasks(executed_lesson: Callable[[str], A
     assert "Worker 手里的消息不超过预取窗口 prefetch_count=1：True" in lines
 
 
+@lesson_group(L11A)
 def test_prefetch_rows_and_early_ack_holding_unacknowledged(
     executed_lesson: Callable[[str], Any],
 ) -> None:
@@ -98,6 +103,7 @@ def test_prefetch_rows_and_early_ack_holding_unacknowledged(
     assert rows["early", 4][3] > 0 and rows["early", 4][5] == 0  # prefetched, not ACKed
 
 
+@lesson_group(L12)
 def test_the_redelivery_loop_is_bounded_by_the_guard(
     executed_lesson: Callable[[str], Any],
 ) -> None:
@@ -110,6 +116,7 @@ def test_the_redelivery_loop_is_bounded_by_the_guard(
     ) in lines
 
 
+@lesson_group(L14)
 def test_reject_on_worker_lost_default_is_none_in_both_lessons(
     executed_lesson: Callable[[str], Any],
 ) -> None:
@@ -117,6 +124,7 @@ def test_reject_on_worker_lost_default_is_none_in_both_lessons(
     assert lines[0].endswith("默认值： None") and lines[-1] == "当作开启吗： False"
 
 
+@lesson_group(L12)
 def test_the_course_hard_limit_line_is_shown_literally(
     executed_lesson: Callable[[str], Any],
 ) -> None:
@@ -126,6 +134,7 @@ def test_the_course_hard_limit_line_is_shown_literally(
     )
 
 
+@lesson_group(L12)
 def test_the_course_pytest_command_passes_in_the_lesson(
     executed_lesson: Callable[[str], Any],
 ) -> None:
@@ -133,6 +142,7 @@ def test_the_course_pytest_command_passes_in_the_lesson(
     assert lines[-2:] == ["1 passed", "（退出码 0）"]
 
 
+@lesson_group(L12)
 def test_the_remote_selector_is_shown_passing_from_its_capture(
     executed_lesson: Callable[[str], Any],
 ) -> None:

@@ -43,6 +43,9 @@ from ticketflow.workers.policy import BoundedRetryPolicy, RetryableTaskError
 REPO = Path(__file__).resolve().parents[4]
 EFFECTS_EXERCISES = ("EX-12-01", "EX-13-01")
 
+# the battery and the observations (``_seen``) are built once per run, on one worker
+pytestmark = pytest.mark.xdist_group("test_indistinguishable")
+
 
 def _probe_files() -> list[Path]:
     """The reference probes and the e2e corpus's correct .py probes of both exercises (not
