@@ -22,8 +22,18 @@ from grader.instructor.gradebook.models import Handin, InboxToken, RosterEntry
 
 #: 32 random bytes, URL-safe: what a student pastes into GRADER_TOKEN.
 TOKEN_BYTES = 32
+
+
+def new_token() -> str:
+    """A student's token: URL-safe, and never starting with "-", which ``grader submit
+    --token -x...`` (and any shell tool) would read as an option (1 token in 64 did)."""
+    while (token := secrets.token_urlsafe(TOKEN_BYTES)).startswith("-"):
+        pass
+    return token
+
+
 #: Compared against when a student has no token, so a refusal takes the same time.
-_NO_TOKEN = secrets.token_urlsafe(TOKEN_BYTES)
+_NO_TOKEN = new_token()
 _VERSION_TRIES = 20
 
 
@@ -69,10 +79,10 @@ def ensure_tokens(book: Gradebook, rotate: Sequence[str] = ()) -> list[TokenRow]
             held = tokens.get(student.student)
             if held is None:
                 held = InboxToken(student=student.student, created_at=now)
-                held.token = secrets.token_urlsafe(TOKEN_BYTES)
+                held.token = new_token()
                 session.add(held)
             elif student.student in rotate:
-                held.token = secrets.token_urlsafe(TOKEN_BYTES)
+                held.token = new_token()
                 held.created_at = now
             rows.append(TokenRow(student.student, student.name, student.email, held.token))
     return rows
