@@ -15,10 +15,20 @@ from __future__ import annotations
 import dis
 import sys
 from types import CodeType
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-if TYPE_CHECKING:
-    from grader.proxy.oracle.link import Link
+
+class Link(Protocol):
+    """What a ``Method`` needs of ``grader.proxy.oracle.link.Link`` (named here, not
+    imported: that module imports this one)."""
+
+    pending: Any
+
+    def getattr(self, handle: int, name: str) -> Any: ...
+
+    def encode(self, value: Any) -> Any: ...
+
+    def operate(self, message: dict[str, Any]) -> Any: ...
 
 
 class Method:
