@@ -19,6 +19,7 @@ import json
 import os
 import threading
 from pathlib import Path
+from typing import Any
 
 TICK = float(os.sysconf("SC_CLK_TCK"))
 
@@ -40,14 +41,13 @@ def _cpu(pid: int) -> float:
     return total
 
 
-def measure(exercise_id: str, runs: int) -> dict[str, float]:
+def _reference(exercise_id: str) -> tuple[Any, Any, list[str]]:
+    """The exercise's target, a run request for its reference solution, and the preload."""
     from grader.app.service import merged_preload
     from grader.judge.exercises import get_exercise
     from grader.judge.grading import PRELUDE
     from grader.proxy.oracle import link
-    from grader.proxy.oracle.remote import OracleProcess
-    from grader.proxy.oracle.session import run_with_oracles
-    from grader.runner import Master, RunRequest
+    from grader.runner import RunRequest
 
     exercise = get_exercise(exercise_id)
     root = Path(link.__file__).resolve().parents[3]
@@ -59,7 +59,15 @@ def measure(exercise_id: str, runs: int) -> dict[str, float]:
         prelude=PRELUDE,
         prelude_args={"target": target.to_json()},
     )
-    preload = merged_preload([exercise])
+    return target, request, list(merged_preload([exercise]))
+
+
+def measure(exercise_id: str, runs: int) -> dict[str, float]:
+    from grader.proxy.oracle.remote import OracleProcess
+    from grader.proxy.oracle.session import run_with_oracles
+    from grader.runner import Master
+
+    target, request, preload = _reference(exercise_id)
     with Master(preload=preload, isolation="auto") as master, master.server() as server:
         oracles = OracleProcess.start(master, target)
         try:
@@ -81,16 +89,11 @@ def measure(exercise_id: str, runs: int) -> dict[str, float]:
 
 def frames(exercise_id: str) -> int:
     """Frames the oracle sends in one reference run (an oracle on a thread, counted)."""
-    from grader.judge.exercises import get_exercise
-    from grader.judge.grading import PRELUDE
     from grader.proxy.oracle import link
     from grader.proxy.oracle.session import run_with_oracles
-    from grader.runner import Master, RunRequest
+    from grader.runner import Master
 
-    exercise = get_exercise(exercise_id)
-    root = Path(link.__file__).resolve().parents[3]
-    source = (root / "solutions" / exercise_id / exercise.student_file).read_text("utf-8")
-    target = exercise.function_under_test
+    target, request, preload = _reference(exercise_id)
     sent, lock, send = [0], threading.Lock(), link.Link._send
 
     def counted(self: link.Link, message: object) -> None:
@@ -100,15 +103,6 @@ def frames(exercise_id: str) -> int:
 
     link.Link._send = counted  # type: ignore[method-assign]
     try:
-        from grader.app.service import merged_preload
-
-        request = RunRequest(
-            source=source,
-            filename=exercise.student_file,
-            prelude=PRELUDE,
-            prelude_args={"target": target.to_json()},
-        )
-        preload = merged_preload([exercise])
         with Master(preload=preload, isolation="auto") as master, master.server() as server:
             run_with_oracles(server, request, target, ["real"], max_parallel=1)
     finally:
