@@ -153,15 +153,23 @@ def _baseline_inputs() -> list[tuple[str, Path]]:
     ]
 
 
-def _grade_baseline(course_root: Path, where: Path) -> list[dict[str, Any] | None]:
-    results = []
+def _baseline_files(where: Path) -> list[tuple[str, Path]]:
+    """The baseline's submissions, each copied into a folder of its own under ``where``."""
+    files = []
     for index, (exercise, source) in enumerate(_baseline_inputs()):
         folder = where / f"baseline-{index}"
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / STUDENT_FILES[exercise]
         shutil.copyfile(source, path)
-        results.append(grade(exercise, path, course_root, timeout=budget(exercise)).payload)
-    return results
+        files.append((exercise, path))
+    return files
+
+
+def _grade_baseline(course_root: Path, where: Path) -> list[dict[str, Any] | None]:
+    return [
+        grade(exercise, path, course_root, timeout=budget(exercise)).payload
+        for exercise, path in _baseline_files(where)
+    ]
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -193,15 +201,10 @@ class Service:
 
     def baseline(self, where: Path) -> list[dict[str, Any] | None]:
         """The baseline (``_baseline_inputs``) graded through this service."""
-        results = []
-        for index, (exercise, source) in enumerate(_baseline_inputs()):
-            folder = where / f"baseline-{index}"
-            folder.mkdir(parents=True, exist_ok=True)
-            path = folder / STUDENT_FILES[exercise]
-            shutil.copyfile(source, path)
-            graded = self.corpus.grade(exercise, path, timeout=budget(exercise)).render()
-            results.append(graded.payload)
-        return results
+        return [
+            self.corpus.grade(exercise, path, timeout=budget(exercise)).render().payload
+            for exercise, path in _baseline_files(where)
+        ]
 
 
 @pytest.fixture(scope="module")
