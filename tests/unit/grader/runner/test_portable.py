@@ -79,6 +79,20 @@ def test_stop_cancels_the_rest(server: PortableServer) -> None:
     assert results[1:] == [None] * 4
 
 
+def test_a_promoted_request_starts_next(server: PortableServer) -> None:
+    """As ``ForkServer.run_until``: after a run hit its wall limit, the named one starts next."""
+    hang = request("import time\ntime.sleep(30)\n", limits=Limits(wall_seconds=1))
+    clock = request("import time\nprint(time.monotonic())\n")
+    results = server.run_until(
+        [hang, clock, clock, clock],
+        max_parallel=1,
+        promote=lambda index, observed: 3 if observed.timed_out else None,
+    )
+    assert results[0] is not None and results[0].timed_out
+    started = [float(run.stdout) for run in results[1:] if run is not None]
+    assert len(started) == 3 and started[2] < min(started[:2]), started  # 3 before 1 and 2
+
+
 def test_each_run_talks_to_its_own_channel_and_no_descriptor_is_passed(
     server: PortableServer,
 ) -> None:
