@@ -87,12 +87,35 @@ def children_of(parent: int) -> list[int]:
     return found
 
 
+def _parent(pid: int) -> int:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_bytes()
+    except OSError:
+        return 0
+    return int(stat.rsplit(b")", 1)[1].split()[1])
+
+
+def ours(pid: int) -> bool:
+    """A process this test process started (it is an ancestor), or one that escaped every
+    process tree (its parent is PID 1): never another test session's, which may run the same
+    corpus, with the same markers, on the same machine at the same time."""
+    me, seen = os.getpid(), 0
+    parent = _parent(pid)
+    if parent == 1:
+        return True
+    while parent > 1 and seen < 256:
+        if parent == me:
+            return True
+        parent, seen = _parent(parent), seen + 1
+    return False
+
+
 def marked_processes() -> list[str]:
     """``pid: how it is marked`` for every live process that a case started."""
     found = []
     me = os.getpid()
     for name in os.listdir("/proc"):
-        if not name.isdigit() or int(name) == me:
+        if not name.isdigit() or int(name) == me or not ours(int(name)):
             continue
         try:
             cmdline = Path(f"/proc/{name}/cmdline").read_bytes()
