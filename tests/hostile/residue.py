@@ -18,7 +18,7 @@ import signal
 import subprocess
 import sysconfig
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -95,18 +95,18 @@ def _parent(pid: int) -> int:
     return int(stat.rsplit(b")", 1)[1].split()[1])
 
 
-def ours(pid: int) -> bool:
-    """A process this test process started (it is an ancestor), or one that escaped every
-    process tree (its parent is PID 1): never another test session's, which may run the same
-    corpus, with the same markers, on the same machine at the same time."""
-    me, seen = os.getpid(), 0
-    parent = _parent(pid)
+def ours(pid: int, parent_of: Callable[[int], int] = _parent, me: int | None = None) -> bool:
+    """A process this test process (``me``) started (it is an ancestor), or one that escaped
+    every process tree (its parent is PID 1): never another test session's, which may run the
+    same corpus, with the same markers, on the same machine at the same time."""
+    me = os.getpid() if me is None else me
+    parent, seen = parent_of(pid), 0
     if parent == 1:
         return True
     while parent > 1 and seen < 256:
         if parent == me:
             return True
-        parent, seen = _parent(parent), seen + 1
+        parent, seen = parent_of(parent), seen + 1
     return False
 
 
