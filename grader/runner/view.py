@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from grader.runner import elfdeps
 from grader.runner.syscalls import (
     _SAFE,
+    CLONE_NEWNS,
     MS_BIND,
     MS_NOEXEC,
     MS_NOSUID,
@@ -43,7 +44,12 @@ from grader.runner.syscalls import (
     MS_REMOUNT,
     libc,
     mount,
+    unshare,
 )
+
+_MS_SLAVE = 1 << 19
+#: pivot_root's number: glibc has no wrapper.
+_PIVOT_ROOT = {"x86_64": 155, "aarch64": 41}.get(os.uname().machine)
 
 #: Where the staging layers live, in the grader's own private mount namespace: the machine's
 #: /run (local services' sockets) is of no use to the grader's processes, and a run's view
@@ -194,10 +200,8 @@ def _mount_points() -> list[str]:
 def build(allowed: Iterable[str]) -> View:
     """In the grader's own process, as root: leave the machine's mount namespace (a private
     copy that still receives the machine's new mounts) and write the staging layers."""
-    libc()  # loaded before the namespace changes
-    if libc().unshare(0x00020000) != 0:  # CLONE_NEWNS
-        raise OSError("unshare(CLONE_NEWNS) failed")
-    mount(None, "/", None, MS_REC | (1 << 19), None)  # MS_SLAVE
+    unshare(CLONE_NEWNS)
+    mount(None, "/", None, MS_REC | _MS_SLAVE, None)
     mount("tmpfs", STAGING_AT, "tmpfs", _SAFE | MS_NOEXEC, "size=4m,mode=0700")
     points = _mount_points()
     by_fs: dict[str, set[str]] = {}
@@ -269,8 +273,8 @@ def enter(view: View, tmpfs_bytes: int) -> None:
     os.chdir(root)
     # The old root goes under /proc, and the run's own /proc covers it: no path leads there.
     # (Unmounting it instead costs the run an RCU grace period: 1 to 30 ms of wall time.)
-    if libc().syscall(155, b".", b"proc") != 0:  # pivot_root
-        raise OSError("pivot_root failed")
+    if _PIVOT_ROOT is None or libc().syscall(_PIVOT_ROOT, b".", b"proc") != 0:
+        raise OSError(f"pivot_root failed on {os.uname().machine}")
     os.chdir("/")
     mount("proc", "/proc", "proc", _SAFE | MS_NOEXEC, None)
 
