@@ -9,7 +9,10 @@ second run, which can only happen on the other worker.
 * Redis has no connection-bound delivery: the message sits in the ``unacked`` hash until
   ``visibility_timeout`` seconds after it was delivered, then a live consumer's periodic
   sweep puts it back (``unacked_restore_interval`` / ``_throttle`` set the sweep period;
-  we make it 1 s so the timeout alone decides).
+  we make it 1 s so the timeout alone decides). A sweep holds the ``unacked_mutex`` lock;
+  a worker killed mid-sweep leaves it for ``unacked_mutex_expire`` (300 s by default), so
+  no one sweeps for 5 minutes. With a 1 s sweep that kill happens now and then, so the
+  lock here expires after 1 s too.
 
 Conclusions are booleans computed from the observed times, so a re-run prints the same.
 """
@@ -80,11 +83,12 @@ class Redelivery:
 
 
 def redis_transport(visibility_timeout: float) -> dict[str, Any]:
-    """Short timeout, 1 s sweeps, and a key prefix of this run only (nobody else's keys)."""
+    """Short timeout, 1 s sweeps and sweep lock, and a key prefix of this run only."""
     return {
         "visibility_timeout": visibility_timeout,
         "unacked_restore_interval": 1,
         "unacked_restore_throttle": 1,
+        "unacked_mutex_expire": 1,
         "global_keyprefix": unique_name("lesson14") + ":",
     }
 

@@ -53,6 +53,40 @@ def test_redis_redelivers_to_the_other_worker_after_the_visibility_timeout(
     assert result.after_send is not None and result.after_send >= 3.0
 
 
+def test_redis_redelivers_even_when_the_killed_worker_held_the_sweep_mutex(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A worker SIGKILLed mid-sweep leaves kombu's ``unacked_mutex`` behind.
+
+    Every consumer sweeps once a second, so under load the kill lands inside a sweep now
+    and then (CI saw it: "no second run"). The lock then lives for the transport's
+    ``unacked_mutex_expire``; with kombu's 300 s default no sweep runs within the window.
+    Here the dead holder's lock is planted before the run, with the expiry the lesson's
+    transport options give it.
+    """
+    needs("Redis")
+    import redis
+    from kombu.transport.redis import Channel
+
+    from ticketflow_lab import two_workers
+    from ticketflow_lab.live_services import url
+
+    name = f"lesson14.mutex-{tmp_path.name[-12:]}"
+    monkeypatch.setattr(two_workers, "unique_name", lambda prefix: name)
+    options = two_workers.redis_transport(3.0)
+    expire = options.get("unacked_mutex_expire", Channel.unacked_mutex_expire)
+    client = redis.Redis.from_url(url("Redis"))
+    try:
+        key = options["global_keyprefix"] + Channel.unacked_mutex_key
+        assert client.set(key, "a-killed-worker", nx=True, px=int(expire * 1000))
+        result = two_workers.run_redelivery("Redis", tmp_path, visibility_timeout=3.0)
+    finally:
+        client.delete(key)
+        client.close()
+    assert result.second is not None, "the planted mutex stopped every sweep"
+    assert result.second["redelivered"] is True
+
+
 def test_rabbitmq_redelivers_to_the_other_worker_at_once(tmp_path: Path) -> None:
     needs("RabbitMQ")
     from ticketflow_lab.two_workers import run_redelivery
