@@ -73,9 +73,9 @@ ALONE_TESTS := tests/e2e/test_loaded_machine_cli.py tests/unit/grader/runner/tes
 # The student-side modules run a second time on the portable runner (GRADER_ISOLATION=
 # portable: what `grader check` and check() use on Windows and macOS). A portable check costs
 # about 3.5 times a forked one (a fresh interpreter imports SQLAlchemy per run), so the
-# exercises' corpus is not run twice: tests/e2e/test_portable_check.py already grades every
-# case of it in both modes and compares the verdicts; that comparison holds every known-wrong
-# probe too, so this pass leaves test_check_cli's wrong probes out (PORTABLE_SKIP) and keeps
+# exercises' corpus is not run twice: tests/e2e/test_portable_check.py already grades each
+# way of running a probe, and every known-wrong probe, in both modes and compares the
+# verdicts, so this pass leaves test_check_cli's wrong probes out (PORTABLE_SKIP) and keeps
 # the command's own path: solutions, starters, root finding, notebooks, check().
 PORTABLE_TESTS := tests/e2e/test_check_cli.py tests/e2e/test_notebook_api.py
 PORTABLE_SKIP  := not test_wrong_probes_fail_naming_the_mistake

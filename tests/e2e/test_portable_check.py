@@ -1,6 +1,7 @@
 """The portable check (``GRADER_ISOLATION=portable``): the same verdicts as the sandboxed
-check for every honest and every known-wrong probe, reports marked unofficial, and no
-Linux-only primitive on its path (fork, descriptor passing, namespaces, prctl, seccomp)."""
+check for every way of running a probe and every known-wrong probe, reports marked
+unofficial, and no Linux-only primitive on its path (fork, descriptor passing, namespaces,
+prctl, seccomp)."""
 
 from __future__ import annotations
 
@@ -22,10 +23,32 @@ from tests.e2e.conftest import FILES, REPO, Course
 pytestmark = pytest.mark.e2e
 
 CODE = ("EX-11-01", "EX-12-01", "EX-13-01")
-#: Every honest probe and every known-wrong one the suite has, by path from the repo.
+#: A corpus probe differs from the others in how it is run (a notebook, pytest, unittest, a
+#: database file of its own, its source read back, the platform asked) or in its logic (ORM
+#: or SQL, formatting, listeners). Only the first can differ between the two runners; the
+#: logic is the same Python in both. A portable check of EX-12-01 or EX-13-01 costs about
+#: 12 CPU-s (each run is a fresh interpreter importing SQLAlchemy), so for those two the
+#: comparison takes the probes that each stand for a way of running; it takes every
+#: EX-11-01 probe (cheap) and every known-wrong probe (each has its own message).
+WAYS_OF_RUNNING = {
+    "EX-12-01/correct/display_counts.ipynb",  # a notebook, the result shown by display()
+    "EX-12-01/correct/file_sqlite.py",  # a database file in the run's folder
+    "EX-12-01/correct/unittest_case.py",  # unittest
+    "EX-13-01/correct/file_sqlite.py",
+    "EX-13-01/correct/getsource_cell.ipynb",  # inspect.getsource on a notebook's function
+    "EX-13-01/correct/platform_cell.ipynb",  # the platform, asked from a cell
+    "EX-13-01/correct/pytest_raises.py",  # pytest (EX-11-01's pytest_main too)
+}
+#: The honest and known-wrong probes compared, by path from the repo.
 CASES = sorted(
     [str(next((REPO / "solutions" / e).iterdir()).relative_to(REPO)) for e in CODE]
-    + [str(p.relative_to(REPO)) for p in (FILES / "corpus").glob("EX-*/*/*")]
+    + [
+        str(p.relative_to(REPO))
+        for p in (FILES / "corpus").glob("EX-*/*/*")
+        if p.parts[-3] == "EX-11-01"
+        or p.parts[-2] == "wrong"
+        or "/".join(p.parts[-3:]) in WAYS_OF_RUNNING
+    ]
     + [str(p.relative_to(REPO)) for p in (FILES / "wrong").glob("EX-*/*.py")]
 )
 SANDBOXED = "auto"  # the strongest the machine has: namespaces here, rlimits elsewhere
@@ -89,8 +112,11 @@ def test_the_portable_check_gives_the_sandboxed_checks_verdict(
 
 
 def test_the_corpus_has_what_the_comparison_needs() -> None:
-    assert len([c for c in CASES if "/correct/" in c]) >= 30
+    assert {case.split("corpus/")[-1] for case in CASES} >= WAYS_OF_RUNNING  # none renamed
+    assert len([c for c in CASES if "EX-11-01/correct/" in c]) >= 10
     assert len([c for c in CASES if "/wrong/" in c]) >= 15
+    kinds = {Path(c).suffix for c in CASES if "/correct/" in c}
+    assert kinds == {".py", ".ipynb"}
 
 
 # -- no Linux-only primitive on the portable path ------------------------------------------

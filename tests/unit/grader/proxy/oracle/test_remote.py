@@ -8,6 +8,7 @@ import os
 import signal
 import struct
 import time
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -198,21 +199,31 @@ def test_a_runs_descriptors_say_nothing_of_its_place(
     """Inode numbers come from one counter. A run that compares its oracle socket's inode
     with its pipes' could once tell its place in the batch (R5: the sockets were all made
     before the first run, the pipes as each run started). Now each run's socket and pipes
-    are made together as it starts: every run sees the same offsets. A preemption between
-    two of those calls can shift one run's numbers by chance, so a batch may be tried three
-    times; the old order never gave two runs of a batch the same offsets."""
+    are made together as it starts: every run sees the same offsets.
+
+    The counter is the whole machine's, so a busy neighbour that takes an inode between two
+    of those calls shifts one run's numbers by chance (seen: one run in five, beside a
+    second test suite). Noise hits a random place; a leak hits its place every time. So up
+    to five batches are run (stopping at one where all runs agree), and every place must
+    show the common offsets at least once. The old order never gave two runs of a batch
+    the same offsets, so all places but one would fail that."""
     server, oracles = student
     names = [REAL, *_mutants()]
-    for _ in range(3):
+    by_place: list[list[str]] = [[] for _ in names]
+    for _ in range(5):
         results = run_with_oracles(
             server, _request(OFFSETS), POLICY, names, max_parallel=2, source=oracles
         )
         assert all(run and run.ok for run in results), [run and run.stderr for run in results]
         shown = [run.stdout if run else "" for run in results]
+        for place, printed in enumerate(shown):
+            by_place[place].append(printed)
         if len(set(shown)) == 1:
             break
-    assert len(set(shown)) == 1, shown
-    assert "(4, 0)" in shown[0] and "(1, 1)" in shown[0], shown[0]
+    (common, _), *_ = Counter(printed for seen in by_place for printed in seen).most_common(1)
+    assert "(4, 0)" in common and "(1, 1)" in common, common
+    apart = {place: seen for place, seen in enumerate(by_place) if common not in seen}
+    assert not apart, (common, apart)
 
 
 def test_a_run_never_started_gets_no_oracle() -> None:
