@@ -3,9 +3,10 @@ cell alone) and shared by the tests that read it; ``executed_lesson`` is its fir
 
 Lesson 14's live cells take tens of seconds each with the services up. Its re-run plan runs
 with the embedded default (``TICKETFLOW_LESSON_SERVICES=none``: every live cell skips in one
-line), and ``executed_lesson`` runs it once more, live; ``test_lesson_14`` runs each of its
-cells twice in a row live. So its live cells are re-run-checked without paying for a live
-Run All twice.
+line); live, it runs once, each cell twice in a row (``lesson_twice``, see
+``twice_in_a_row.py``): ``test_lesson_14`` compares the two copies, and ``executed_lesson``
+is the first copies. So its live cells are re-run-checked without paying for a live Run All
+twice, or for a second live run.
 
 A lesson's executions are cached in this worker's session: the tests that read one lesson
 are in one ``xdist_group`` (``lesson_group``), so each lesson is executed once per run, not
@@ -25,12 +26,13 @@ import pytest
 
 from tests.notebooks.kernel import LESSONS_DIR, execute
 from tests.notebooks.rerun import Plan, run_all_twice_then_experiments_alone
+from tests.notebooks.twice_in_a_row import Doubled, run_twice_in_a_row
 from ticketflow_lab.live_services import SERVICES_ENV
 
 #: Lessons with live cells: re-run plan with the embedded default, one live run on its own.
 LIVE_LESSONS = frozenset({"14-beyond-the-three-lessons"})
 #: The fixtures that execute a lesson (once per worker's session, per lesson).
-EXECUTING = frozenset({"lesson_runs", "executed_lesson"})
+EXECUTING = frozenset({"lesson_runs", "executed_lesson", "lesson_twice"})
 
 
 def lesson_group(stem: str) -> pytest.MarkDecorator:
@@ -86,17 +88,34 @@ def lesson_runs() -> Callable[[str], Plan]:
 
 
 @pytest.fixture(scope="session")
-def executed_lesson(lesson_runs: Callable[[str], Plan]) -> Callable[[str], Any]:
+def lesson_twice(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Doubled]:
+    """``lesson_twice(stem)`` -> live lesson ``stem`` run once, each code cell twice in a row."""
+    results: dict[str, Doubled | Exception] = {}
+
+    def run(stem: str) -> Doubled:
+        if stem not in results:
+            try:
+                results[stem] = run_twice_in_a_row(stem, tmp_path_factory.mktemp("twice"))
+            except Exception as error:  # remembered: a broken notebook runs only once
+                results[stem] = error
+        outcome = results[stem]
+        if isinstance(outcome, Exception):
+            raise outcome
+        return outcome
+
+    return run
+
+
+@pytest.fixture(scope="session")
+def executed_lesson(
+    lesson_runs: Callable[[str], Plan], lesson_twice: Callable[[str], Doubled]
+) -> Callable[[str], Any]:
     """``executed_lesson(stem)`` -> the notebook with the outputs of its first top-down run."""
 
-    live: dict[str, Any] = {}
-
     def run(stem: str) -> Any:
+        if stem in LIVE_LESSONS:  # with the services this machine has
+            return lesson_twice(stem).first()
         notebook = nbformat.read(LESSONS_DIR / f"{stem}.ipynb", as_version=4)
-        if stem in LIVE_LESSONS:  # one top-down run with the services this machine has
-            if stem not in live:
-                live[stem] = execute(notebook, cwd=LESSONS_DIR)
-            return copy.deepcopy(live[stem])
         for index, executed in lesson_runs(stem).cells("first"):
             notebook.cells[index] = copy.deepcopy(executed)
         return notebook

@@ -12,13 +12,8 @@
 
 from __future__ import annotations
 
-import copy
 import re
-import shutil
-import subprocess
-import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import nbformat
@@ -26,6 +21,7 @@ import pytest
 
 from tests.notebooks.kernel import LESSONS_DIR, cells_tagged, execute, stream_text
 from tests.notebooks.test_lessons_execute import FILES
+from tests.notebooks.twice_in_a_row import Doubled
 from ticketflow_lab.live_services import SERVICES_ENV, skip_reason
 
 #: The lesson-14 tests share one xdist worker: each checks that no ``lesson14.*`` queue or key
@@ -100,66 +96,17 @@ def normalised(text: str) -> str:
     return MEASURED.sub("measured this run: …", text)
 
 
-def lesson14_names_left() -> list[str]:
-    """Queues/exchanges on the shared RabbitMQ and keys on Redis named by lesson 14."""
-    left = []
-    if shutil.which("rabbitmqctl") and skip_reason("RabbitMQ") is None:
-        for what in ("list_queues", "list_exchanges"):
-            listed = subprocess.run(
-                ["rabbitmqctl", "-q", what, "name"], capture_output=True, text=True, timeout=60
-            ).stdout.split()
-            left += [name for name in listed if name.startswith("lesson14.")]
-    if skip_reason("Redis") is None:
-        import redis
-
-        from ticketflow_lab.live_services import url
-
-        client = redis.Redis.from_url(url("Redis"))
-        try:
-            left += [key.decode() for key in client.scan_iter(match="lesson14.*", count=1000)]
-        finally:
-            client.close()
-    return left
-
-
 def test_each_code_cell_twice_in_a_row_prints_the_same_and_leaves_nothing(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    lesson_twice: Callable[[str], Doubled],
 ) -> None:
-    before = set(lesson14_names_left())
-    notebook = nbformat.read(LESSONS_DIR / f"{STEM}.ipynb", as_version=4)
-    doubled = copy.deepcopy(notebook)
-    cells = []
-    for index, cell in enumerate(doubled.cells):
-        cells.append(cell)
-        if cell.cell_type == "code":
-            again = copy.deepcopy(cell)
-            again.metadata["tags"] = [f"again-{index}"]
-            cell.metadata["tags"] = [*cell.metadata.get("tags", []), f"first-{index}"]
-            cells.append(nbformat.from_dict({**again, "id": f"again-{index}"}))
-    doubled.cells = cells
-    monkeypatch.setenv("TMPDIR", str(tmp_path))  # the kernel's temp folder: ours alone
-    execute(doubled, cwd=LESSONS_DIR)
-    for index, cell in enumerate(notebook.cells):
+    run = lesson_twice(STEM)
+    for index, cell in enumerate(run.original.cells):
         if cell.cell_type != "code":
             continue
-        first = stream_text(only_cell(doubled, f"first-{index}"))
-        second = stream_text(only_cell(doubled, f"again-{index}"))
+        first = stream_text(only_cell(run.notebook, f"first-{index}"))
+        second = stream_text(only_cell(run.notebook, f"again-{index}"))
         assert normalised(second) == normalised(first), f"cell {index}"
         for copy_ in (f"first-{index}", f"again-{index}"):
-            assert not stream_text(only_cell(doubled, copy_), "stderr"), (copy_, index)
-    assert not list(tmp_path.glob("ticketflow-*")), "a run's folder outlived the kernel"
-    assert not left_behind(before), "a lesson-14 queue, exchange or key was left"
-
-
-def left_behind(before: set[str], *, within: float = 60.0) -> set[str]:
-    """The names that appeared during the test and are still there ``within`` s later.
-
-    Another session's lesson 14 on the same broker makes and deletes names of its own
-    meanwhile; each of those goes within one experiment, while a name this run leaked stays.
-    """
-    new = set(lesson14_names_left()) - before
-    deadline = time.monotonic() + within
-    while new and time.monotonic() < deadline:
-        time.sleep(2.0)
-        new &= set(lesson14_names_left())
-    return new
+            assert not stream_text(only_cell(run.notebook, copy_), "stderr"), (copy_, index)
+    assert not run.folders_left, "a run's folder outlived the kernel"
+    assert not run.names_left, "a lesson-14 queue, exchange or key was left"
