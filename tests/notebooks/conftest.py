@@ -19,7 +19,7 @@ import contextlib
 import copy
 import os
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, TypeVar
 
 import nbformat
 import pytest
@@ -63,21 +63,19 @@ def embedded_default() -> Iterator[None]:
             os.environ[SERVICES_ENV] = before
 
 
-@pytest.fixture(scope="session")
-def lesson_runs() -> Callable[[str], Plan]:
-    """``lesson_runs("11a-late-ack-and-prefetch")`` -> the executed re-run plan."""
-    results: dict[str, Plan | Exception] = {}
+T = TypeVar("T")
 
-    def run(stem: str) -> Plan:
+
+def once_per_stem(execute_lesson: Callable[[str], T]) -> Callable[[str], T]:
+    """``execute_lesson`` memoised by stem; a failure is remembered too (a broken notebook
+    runs only once, and every test that reads it gets its error)."""
+    results: dict[str, T | Exception] = {}
+
+    def run(stem: str) -> T:
         if stem not in results:
-            path = LESSONS_DIR / f"{stem}.ipynb"
-            plan = run_all_twice_then_experiments_alone(nbformat.read(path, as_version=4))
-            quiet = embedded_default() if stem in LIVE_LESSONS else contextlib.nullcontext()
             try:
-                with quiet:
-                    execute(plan.notebook, cwd=path.parent)
-                results[stem] = plan
-            except Exception as error:  # remembered: a broken notebook runs only once
+                results[stem] = execute_lesson(stem)
+            except Exception as error:
                 results[stem] = error
         outcome = results[stem]
         if isinstance(outcome, Exception):
@@ -85,25 +83,27 @@ def lesson_runs() -> Callable[[str], Plan]:
         return outcome
 
     return run
+
+
+@pytest.fixture(scope="session")
+def lesson_runs() -> Callable[[str], Plan]:
+    """``lesson_runs("11a-late-ack-and-prefetch")`` -> the executed re-run plan."""
+
+    def run(stem: str) -> Plan:
+        path = LESSONS_DIR / f"{stem}.ipynb"
+        plan = run_all_twice_then_experiments_alone(nbformat.read(path, as_version=4))
+        quiet = embedded_default() if stem in LIVE_LESSONS else contextlib.nullcontext()
+        with quiet:
+            execute(plan.notebook, cwd=path.parent)
+        return plan
+
+    return once_per_stem(run)
 
 
 @pytest.fixture(scope="session")
 def lesson_twice(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Doubled]:
     """``lesson_twice(stem)`` -> live lesson ``stem`` run once, each code cell twice in a row."""
-    results: dict[str, Doubled | Exception] = {}
-
-    def run(stem: str) -> Doubled:
-        if stem not in results:
-            try:
-                results[stem] = run_twice_in_a_row(stem, tmp_path_factory.mktemp("twice"))
-            except Exception as error:  # remembered: a broken notebook runs only once
-                results[stem] = error
-        outcome = results[stem]
-        if isinstance(outcome, Exception):
-            raise outcome
-        return outcome
-
-    return run
+    return once_per_stem(lambda stem: run_twice_in_a_row(stem, tmp_path_factory.mktemp("twice")))
 
 
 @pytest.fixture(scope="session")
