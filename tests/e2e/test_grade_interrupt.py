@@ -21,7 +21,7 @@ from tests.support.classroom import make_class
 # one worker builds this module's class fixture once (not once per xdist worker)
 pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.xdist_group("test_grade_interrupt")]
 
-PROFILES = ["reference"] * 3 + ["hang", "prose_en", "partial"]
+PROFILES = ["reference"] * 3 + ["hang_waiting", "prose_en", "partial"]
 TOTAL = len(PROFILES) * 6
 GRADE = ["grade", "submissions", "--jobs", "2", "--lang", "en"]
 

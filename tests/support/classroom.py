@@ -206,6 +206,11 @@ def build_member(folder: Path, member: Member, gradebook: Path) -> None:
         "hang": lambda: _only(
             student, {"EX-11-01/retry_policy_probe.py": "while True:\n    pass\n"}
         ),
+        # waits forever without using the CPU: a result.get() that no worker answers
+        "hang_waiting": lambda: _only(
+            student,
+            {"EX-11-01/retry_policy_probe.py": "import threading\n\nthreading.Event().wait()\n"},
+        ),
         "memory_bomb": lambda: _only(
             student,
             {"EX-11-01/retry_policy_probe.py": (HOSTILE / "memory_bomb.py").read_text()},
@@ -288,7 +293,7 @@ def class_profiles(references: int = 15) -> list[str]:
         "empty",
         "crash",
         "hang",
-        "hang",
+        "hang_waiting",
         "memory_bomb",
         "output_flood",
         "syntax_error",
