@@ -1,6 +1,7 @@
 """Kill-and-resume: a grading run SIGKILLed midway loses nothing recorded, and the next run
 finishes it; the gradebook then equals an uninterrupted run's (no duplicates, no gaps), and
-a third run grades nothing. On SQLite and on PostgreSQL."""
+a third run grades nothing. On SQLite and on PostgreSQL, each compared with one uninterrupted
+run (on SQLite): the same grades whatever the gradebook's database."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import signal
 import subprocess
 import time
 from collections.abc import Iterator
-from contextlib import ExitStack
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -20,7 +21,8 @@ from tests.e2e.conftest import grader_command
 from tests.support.classroom import EXERCISES, make_class
 from tests.support.services import postgres_unreachable, temporary_postgres_database
 
-pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+# both gradebooks on one worker: they compare with one uninterrupted run, graded once
+pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.xdist_group("test_grade_resume")]
 
 PROFILES = [
     *["reference"] * 8,
@@ -72,41 +74,49 @@ def _kill_midway(work: Path, url: str) -> int:
     return _recorded(url)
 
 
+@dataclass(frozen=True)
+class Whole:
+    work: Path  # the class's folder: ``submissions/`` in it
+    url: str  # its gradebook, graded without interruption
+
+
+@pytest.fixture(scope="module")
+def whole(tmp_path_factory: pytest.TempPathFactory) -> Whole:
+    """The class, graded once without interruption: what every resumed run must equal."""
+    work = tmp_path_factory.mktemp("resume")
+    make_class(work / "submissions", work / "unused.db", PROFILES)
+    url = f"sqlite:///{work / 'whole.db'}"
+    uninterrupted = grader("grade", "submissions", "--db", url, "--jobs", "2", "--json", cwd=work)
+    assert uninterrupted.code == 0, uninterrupted.stderr
+    assert uninterrupted.json()["graded"] == TOTAL
+    return Whole(work, url)
+
+
 @pytest.fixture(params=["sqlite", "postgresql"])
-def two_gradebooks(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[str, str]]:
+def killed_gradebook(request: pytest.FixtureRequest, whole: Whole) -> Iterator[str]:
     if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'whole.db'}", f"sqlite:///{tmp_path / 'killed.db'}"
+        yield f"sqlite:///{whole.work / 'killed.db'}"
         return
     reason = postgres_unreachable()
     if reason:
         pytest.skip(reason)  # "PostgreSQL is unreachable at host:port; ..."
-    with ExitStack() as stack:
-        whole = stack.enter_context(temporary_postgres_database("tf_batch"))
-        killed = stack.enter_context(temporary_postgres_database("tf_batch"))
-        yield whole, killed
+    with temporary_postgres_database("tf_batch") as killed:
+        yield killed
 
 
-def test_a_killed_run_resumes_to_the_same_gradebook(
-    tmp_path: Path, two_gradebooks: tuple[str, str]
-) -> None:
-    whole, killed = two_gradebooks
-    make_class(tmp_path / "submissions", tmp_path / "unused.db", PROFILES)
-
-    uninterrupted = grader("grade", "submissions", "--db", whole, "--json", cwd=tmp_path)
-    assert uninterrupted.code == 0, uninterrupted.stderr
-    assert uninterrupted.json()["graded"] == TOTAL
-
-    at_kill = _kill_midway(tmp_path, killed)
+def test_a_killed_run_resumes_to_the_same_gradebook(whole: Whole, killed_gradebook: str) -> None:
+    killed, work = killed_gradebook, whole.work
+    at_kill = _kill_midway(work, killed)
     assert KILL_AT <= at_kill < TOTAL, at_kill  # really midway
 
-    resumed = grader("grade", "submissions", "--db", killed, "--json", cwd=tmp_path)
+    resumed = grader("grade", "submissions", "--db", killed, "--json", cwd=work)
     assert resumed.code == 0, resumed.stderr
     summary = resumed.json()
     assert (summary["graded"], summary["unchanged"]) == (TOTAL - at_kill, at_kill)
 
-    assert canonical(killed) == canonical(whole)  # equal: same rows, same checks
+    assert canonical(killed) == canonical(whole.url)  # equal: same rows, same checks
     keys = grading_keys(killed)
     assert len(keys) == len(set(keys)) == TOTAL  # no duplicates, no gaps, no stray rows
 
-    third = grader("grade", "submissions", "--db", killed, "--json", cwd=tmp_path)
+    third = grader("grade", "submissions", "--db", killed, "--json", cwd=work)
     assert (third.code, third.json()["graded"], third.json()["unchanged"]) == (0, 0, TOTAL)
