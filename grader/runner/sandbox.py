@@ -92,6 +92,7 @@ from grader.runner.mounts import (
 from grader.runner.syscalls import (
     CLONE_NEWPID,
     INIT,
+    KEYCTL,
     NOBODY,
     NS_FLAGS,
     PR_SET_CHILD_SUBREAPER,
@@ -170,14 +171,12 @@ _ID_FILES = (
     (b"/proc/self/uid_map", _ID_MAP),
     (b"/proc/self/gid_map", _ID_MAP),
 )
-_KEYCTL = {"x86_64": 250, "aarch64": 219}.get(os.uname().machine)
 _KEYCTL_JOIN_SESSION_KEYRING = 1
 
 
 def _join_fresh_session_keyring() -> None:
-    number = _KEYCTL
-    if number is not None:  # best effort: an anonymous keyring instead of the host's session's
-        libc().syscall(number, _KEYCTL_JOIN_SESSION_KEYRING, None)
+    if KEYCTL is not None:  # best effort: an anonymous keyring instead of the host's session's
+        libc().syscall(KEYCTL, _KEYCTL_JOIN_SESSION_KEYRING, None)
 
 
 class _CapHeader(ctypes.Structure):

@@ -17,7 +17,7 @@ CLONE_NEWNET = 0x40000000
 NS_FLAGS = CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWPID | CLONE_NEWNET
 
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 1, 2, 4, 8
-MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = 32, 4096, 16384, 1 << 18
+MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE, MS_SLAVE = 32, 4096, 16384, 1 << 18, 1 << 19
 _SAFE = MS_NOSUID | MS_NODEV
 
 #: PID 1 of every run's pid namespace in "namespaces" mode (``spawn``): any program that
@@ -25,6 +25,14 @@ _SAFE = MS_NOSUID | MS_NODEV
 INIT = "/bin/cat"
 
 PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_SET_CHILD_SUBREAPER, PR_SET_NO_NEW_PRIVS = 1, 4, 36, 38
+
+#: Numbers of the calls glibc has no wrapper for, on this machine's architecture (None
+#: elsewhere).
+_NUMBERS = {
+    "x86_64": {"keyctl": 250, "pivot_root": 155},
+    "aarch64": {"keyctl": 219, "pivot_root": 41},
+}.get(os.uname().machine, {})
+KEYCTL, PIVOT_ROOT = _NUMBERS.get("keyctl"), _NUMBERS.get("pivot_root")
 
 
 _libc: ctypes.CDLL | None = None
@@ -70,6 +78,12 @@ def mount(
 
     rc = libc().mount(enc(source), enc(target), enc(fstype), flags, enc(data))
     _check(rc, f"mount {target}")
+
+
+def pivot_root(new_root: str, put_old: str) -> None:
+    if PIVOT_ROOT is None:
+        raise OSError(f"pivot_root: no syscall number known on {os.uname().machine}")
+    _check(libc().syscall(PIVOT_ROOT, os.fsencode(new_root), os.fsencode(put_old)), "pivot_root")
 
 
 def die_with_parent(expected_parent: int) -> None:

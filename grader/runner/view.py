@@ -42,14 +42,11 @@ from grader.runner.syscalls import (
     MS_RDONLY,
     MS_REC,
     MS_REMOUNT,
-    libc,
+    MS_SLAVE,
     mount,
+    pivot_root,
     unshare,
 )
-
-_MS_SLAVE = 1 << 19
-#: pivot_root's number: glibc has no wrapper.
-_PIVOT_ROOT = {"x86_64": 155, "aarch64": 41}.get(os.uname().machine)
 
 #: Where the staging layers live, in the grader's own private mount namespace: the machine's
 #: /run (local services' sockets) is of no use to the grader's processes, and a run's view
@@ -201,7 +198,7 @@ def build(allowed: Iterable[str]) -> View:
     """In the grader's own process, as root: leave the machine's mount namespace (a private
     copy that still receives the machine's new mounts) and write the staging layers."""
     unshare(CLONE_NEWNS)
-    mount(None, "/", None, MS_REC | _MS_SLAVE, None)
+    mount(None, "/", None, MS_REC | MS_SLAVE, None)
     mount("tmpfs", STAGING_AT, "tmpfs", _SAFE | MS_NOEXEC, "size=4m,mode=0700")
     points = _mount_points()
     by_fs: dict[str, set[str]] = {}
@@ -273,8 +270,7 @@ def enter(view: View, tmpfs_bytes: int) -> None:
     os.chdir(root)
     # The old root goes under /proc, and the run's own /proc covers it: no path leads there.
     # (Unmounting it instead costs the run an RCU grace period: 1 to 30 ms of wall time.)
-    if _PIVOT_ROOT is None or libc().syscall(_PIVOT_ROOT, b".", b"proc") != 0:
-        raise OSError(f"pivot_root failed on {os.uname().machine}")
+    pivot_root(".", "proc")
     os.chdir("/")
     mount("proc", "/proc", "proc", _SAFE | MS_NOEXEC, None)
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import time
 from pathlib import Path
 
 import pytest
@@ -22,6 +21,7 @@ from tests.hostile.residue import (
     leftover_processes,
     remove_drops,
 )
+from tests.support.waiting import lasting
 
 #: Seconds the grader may need on top of the sandbox's own wall limits (start-up, judging).
 SLACK = 15.0
@@ -140,25 +140,13 @@ def sweep(before: Snapshot, course_root: Path) -> list[str]:
     residue = [f"left running: {p}" for p in leftover_processes()]
     changed = before.changed(course_root)
     residue += [f"changed: {p}" for p in before.suspicious(changed)]
-    drops = lasting(dropped_files())
+    # a drop must last 30 s: a second suite's rlimits cases drop marker files in the shared
+    # /tmp and /dev/shm and sweep them after their own grading (seen: cross_run_state.py's)
+    drops = sorted(lasting(dropped_files, within=30.0))
     residue += [f"dropped: {p}" for p in drops] + [f"clobbered: {p}" for p in clobbered_bytecode()]
     before.restore(changed)
     remove_drops(drops)
     return residue
-
-
-def lasting(drops: list[str], *, within: float = 30.0) -> list[str]:
-    """The drops still there ``within`` s later (waited for only when there are any).
-
-    Beside a second session of this suite on the machine, its rlimits cases drop marker
-    files in the shared ``/tmp`` and ``/dev/shm`` and its sweep removes them after their own
-    grading (seen: cross_run_state.py's files in this session's residue). Nothing else
-    removes a file this case left, so a real drop stays."""
-    deadline = time.monotonic() + within
-    while drops and time.monotonic() < deadline:
-        time.sleep(1.0)
-        drops = [path for path in drops if os.path.lexists(path)]
-    return drops
 
 
 def verdict(case: Case, graded: Graded, residue: list[str], isolation: str | None) -> None:

@@ -15,7 +15,6 @@ import copy
 import os
 import shutil
 import subprocess
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -23,7 +22,8 @@ from typing import Any
 import nbformat
 import redis
 
-from tests.notebooks.kernel import LESSONS_DIR, execute
+from tests.notebooks.kernel import LESSONS_DIR, cells_tagged, execute
+from tests.support.waiting import lasting
 from ticketflow_lab.live_services import skip_reason, url
 
 
@@ -39,14 +39,10 @@ class Doubled:
         notebook = copy.deepcopy(self.original)
         for index, cell in enumerate(notebook.cells):
             if cell.cell_type == "code":
-                (ran,) = tagged(self.notebook, f"first-{index}")
+                (ran,) = cells_tagged(self.notebook, f"first-{index}")
                 notebook.cells[index] = copy.deepcopy(ran)
                 notebook.cells[index].metadata["tags"] = cell.metadata.get("tags", [])
         return notebook
-
-
-def tagged(notebook: Any, tag: str) -> list[Any]:
-    return [cell for cell in notebook.cells if tag in cell.get("metadata", {}).get("tags", [])]
 
 
 def doubled(notebook: Any) -> Any:
@@ -100,9 +96,4 @@ def lesson14_names_left() -> list[str]:
 
 def left_behind(before: set[str], *, within: float = 60.0) -> set[str]:
     """The names that appeared during the run and are still there ``within`` s later."""
-    new = set(lesson14_names_left()) - before
-    deadline = time.monotonic() + within
-    while new and time.monotonic() < deadline:
-        time.sleep(2.0)
-        new &= set(lesson14_names_left())
-    return new
+    return lasting(lambda: set(lesson14_names_left()) - before, within=within, every=2.0)
