@@ -395,16 +395,16 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "The rubric found the words of this point only in a keyword list or a repeated sentence, not in a sentence that explains it ({section}).",
     },
     "concept.not_judged": {
-        "zh": "未评：评分在时间上限内没有读到这个要点。",
-        "en": "Not judged: scoring stopped at its time limit before reaching this point.",
+        "zh": "未评：评分在工作量上限内没有读到这个要点。",
+        "en": "Not judged: scoring stopped at its limit of work before reaching this point.",
     },
     "prose.capped": {
         "zh": "只对回答的前 {chars} 个字符评分，其余部分评分规则没有读。",
         "en": "Only the first {chars} characters of the answer were scored; the rest was not read by the rubric.",
     },
     "prose.timed_out": {
-        "zh": "评分到达时间上限而停止；没有读到的要点标为“未评”。",
-        "en": 'Scoring stopped at its time limit; the points it had not reached are marked "not judged".',
+        "zh": "评分到达工作量上限而停止；没有读到的要点标为“未评”。",
+        "en": 'Scoring stopped at its limit of work; the points it had not reached are marked "not judged".',
     },
     "check.scope": {"zh": "评分覆盖的范围", "en": "part of the answer scored"},
     "rubric.section.whole": {"zh": "回答的任意位置", "en": "anywhere in the answer"},

@@ -35,16 +35,12 @@ from grader.instructor.gradebook.entries import (
 )
 from grader.judge.exercises import get_exercise
 from grader.judge.exercises.spec import Exercise
-from grader.judge.results import CheckReport, ParamValue
+from grader.judge.results import ParamValue
 from grader.judge.submission import load_submission
 
 #: Appended to the fingerprint of a row recording a failure of the grader itself, so the
 #: next run does not take it for a finished grading and tries again.
 FAILED_SUFFIX = "+failed"
-#: Message ids of checks saying the verdict was cut short by a clock (the prose rubric's
-#: time budget): such a report depends on the machine's load, so it is judged again.
-CLOCK_BOUND = frozenset({"prose.timed_out"})
-CLOCK_RETRIES = 2
 
 
 def grade_student(
@@ -160,10 +156,6 @@ def _grade_one(
         return ExerciseOutcome(exercise.id, _status_of(book, key), "unchanged")
     try:
         report = session.judge(exercise, submission)
-        for _ in range(CLOCK_RETRIES):  # a verdict that depends on the load is not final
-            if not _clock_bound(report):
-                break
-            report = session.judge(exercise, submission)
     except Exception as error:  # the grader failed, not the student: record, retry later
         failed = GradingKey(
             key.student, key.exercise, key.content_sha256, key.verdict_fingerprint + FAILED_SUFFIX
@@ -180,10 +172,6 @@ def _grade_one(
             content=submission.text,
             seconds=time.perf_counter() - started,
             worker=pid_label(),
-        )
-    if _clock_bound(report):  # recorded, but tried again by the next run
-        key = GradingKey(
-            key.student, key.exercise, key.content_sha256, key.verdict_fingerprint + FAILED_SUFFIX
         )
     return entry_from_report(
         key,
@@ -237,10 +225,6 @@ def _store_all(
         else item
         for item in graded
     )
-
-
-def _clock_bound(report: CheckReport) -> bool:
-    return any(check.message.id in CLOCK_BOUND for check in report.checks)
 
 
 def _status_of(book: Gradebook, key: GradingKey) -> str:

@@ -1,8 +1,10 @@
-"""Scoring concept by concept: sections, negation, time budget, report data per section."""
+"""Scoring concept by concept: sections, negation, budget of work, report data per section."""
 
 from __future__ import annotations
 
-import itertools
+import time
+
+import pytest
 
 from grader.judge.exercises import get_exercise
 from grader.judge.exercises.spec import ProseExercise
@@ -39,14 +41,26 @@ def test_a_concept_counts_only_in_its_own_section() -> None:
     assert "postgresql_loser" in result.by_section()["databases"]["missing"]
 
 
-def test_the_time_budget_stops_scoring_and_says_so() -> None:
-    ticks = itertools.count()
+def test_the_budget_of_work_stops_scoring_and_says_so() -> None:
     text = "两个事务同时 SELECT，都查不到 receipt，这是竞态。" * 3
-    result = score_answer(SPEC, text, "", budget=0.5, clock=lambda: float(next(ticks)))
+    result = score_answer(SPEC, text, "", budget=0)
     assert result.timed_out
     assert {c.status for c in result.concepts} == {"not_judged"}
     checks = judge_prose(SPEC, text)
     assert not any(c.name == "scope" for c in checks)
+
+
+def test_the_budget_counts_windows_so_a_slow_machine_scores_the_same(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The attack: a CPU-time budget gave a short good answer 40 % in a busy CI run. The
+    scorer now reads no clock at all; only an answer too long to read is cut."""
+    text = "两个事务同时 SELECT，都查不到 receipt，这是竞态。"
+    expected = score_answer(SPEC, text, "")
+    monkeypatch.setattr(time, "thread_time", lambda: float("inf"))
+    monkeypatch.setattr(time, "monotonic", lambda: float("inf"))
+    assert score_answer(SPEC, text, "") == expected and not expected.timed_out
+    assert score_answer(SPEC, text * 250, "").timed_out  # 250 sentences: over the budget
 
 
 def test_missing_points_are_advice_naming_the_section() -> None:
@@ -69,9 +83,8 @@ def test_a_students_own_heading_is_never_scored() -> None:
 def test_a_timed_out_scoring_is_reported_as_a_scope_note() -> None:
     from grader.judge.rubric.checks import checks_of
 
-    ticks = itertools.count()
     text = "两个事务同时 SELECT，都查不到 receipt，这是竞态。" * 30
-    result = score_answer(SPEC, text, "", budget=0.5, clock=lambda: float(next(ticks)))
+    result = score_answer(SPEC, text, "", budget=0)
     checks = checks_of(SPEC, result)
     scope = next(c for c in checks if c.name == "scope")
     assert scope.message.id == "prose.timed_out" and scope.max_points == 0
