@@ -74,7 +74,7 @@ ALONE_TESTS := tests/e2e/test_loaded_machine_cli.py tests/unit/grader/runner/tes
 # portable: what `grader check` and check() use on Windows and macOS). A portable check costs
 # about 3.5 times a forked one (a fresh interpreter imports SQLAlchemy per run), so the
 # exercises' corpus is not run twice: tests/e2e/test_portable_check.py already grades each
-# way of running a probe, and every known-wrong probe, in both modes and compares the
+# way of running a probe, and each way of failing, in both modes and compares the
 # verdicts, so this pass leaves test_check_cli's wrong probes out (PORTABLE_SKIP) and keeps
 # the command's own path: solutions, starters, root finding, notebooks, check().
 PORTABLE_TESTS := tests/e2e/test_check_cli.py tests/e2e/test_notebook_api.py

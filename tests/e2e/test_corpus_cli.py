@@ -10,7 +10,7 @@ catches (the one the exercise's requirement names and, since issue 19, its mate 
 twin's style), with their descriptions and the assertion to add.
 
 Each probe is graded once here. That every correct probe passes with full marks is proved
-by ``test_portable_check``, which grades every corpus file in-process; the correct notebooks
+by ``test_portable_check``, which grades every correct corpus file in-process; the correct notebooks
 also go through the CLI, in zh or en by turns (a verdict never depends on the language). The
 gap probes, the tagged-cells notebook and the crashing one are graded once each through one
 warm service (``graded``), their report then rendered in both languages by the renderer
@@ -120,10 +120,10 @@ def _rendered(report: CheckReport, lang: str) -> tuple[int, dict[str, Any]]:
 
 
 #: That every correct probe passes with full marks is proved once, in-process, by
-#: ``test_portable_check`` (which grades every corpus file in the sandboxed mode, and then
-#: portably). Through the CLI go the notebooks (reading a notebook from ``--path``), each once,
-#: in zh or en by turns: a verdict never depends on the language (the gap probes below check
-#: both languages' words).
+#: ``test_portable_check`` (which grades every correct corpus file in the sandboxed mode, and
+#: a sample of them portably). Through the CLI go the notebooks (reading a notebook from
+#: ``--path``), each once, in zh or en by turns: a verdict never depends on the language (the
+#: gap probes below check both languages' words).
 NOTEBOOKS = [probe for probe in CORRECT if probe.endswith(".ipynb")]
 CORRECT_IN = [(probe, ("zh", "en")[index % 2]) for index, probe in enumerate(NOTEBOOKS)]
 

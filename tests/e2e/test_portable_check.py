@@ -23,33 +23,43 @@ from tests.e2e.conftest import FILES, REPO, Course
 pytestmark = pytest.mark.e2e
 
 CODE = ("EX-11-01", "EX-12-01", "EX-13-01")
-#: A corpus probe differs from the others in how it is run (a notebook, pytest, unittest, a
-#: database file of its own, its source read back, the platform asked) or in its logic (ORM
-#: or SQL, formatting, listeners). Only the first can differ between the two runners; the
-#: logic is the same Python in both. A portable check of EX-12-01 or EX-13-01 costs about
-#: 12 CPU-s (each run is a fresh interpreter importing SQLAlchemy), so for those two the
-#: comparison takes the probes that each stand for a way of running; it takes every
-#: EX-11-01 probe (cheap) and every known-wrong probe (each has its own message).
-WAYS_OF_RUNNING = {
-    "EX-12-01/correct/display_counts.ipynb",  # a notebook, the result shown by display()
-    "EX-12-01/correct/file_sqlite.py",  # a database file in the run's folder
-    "EX-12-01/correct/unittest_case.py",  # unittest
-    "EX-13-01/correct/file_sqlite.py",
-    "EX-13-01/correct/getsource_cell.ipynb",  # inspect.getsource on a notebook's function
-    "EX-13-01/correct/platform_cell.ipynb",  # the platform, asked from a cell
-    "EX-13-01/correct/pytest_raises.py",  # pytest (EX-11-01's pytest_main too)
+#: A probe differs from the others in how it is run (a notebook, pytest, unittest, a database
+#: file of its own, its source read back, the platform asked) or in its logic (ORM or SQL,
+#: formatting, listeners, which mistake). Only the first can differ between the two runners:
+#: the logic, and the message a mistake earns, are the same Python in both. A portable check
+#: of EX-12-01 or EX-13-01 costs 10-15 CPU-s (each run is a fresh interpreter importing
+#: SQLAlchemy; a pytest probe 35 s), so for those two the comparison takes one probe per way
+#: of running and one per way of failing; it takes every EX-11-01 probe, honest or wrong
+#: (2-4 s each), where the pytest way is. The solutions are checked in both modes by
+#: test_check_cli (the Makefile's portable pass).
+COMPARED = {
+    "corpus/EX-12-01/correct/display_counts.ipynb",  # a notebook, the result shown by display()
+    "corpus/EX-12-01/correct/file_sqlite.py",  # a database file in the run's folder
+    "corpus/EX-12-01/correct/unittest_case.py",  # unittest
+    "corpus/EX-13-01/correct/getsource_cell.ipynb",  # inspect.getsource on a notebook's function
+    "corpus/EX-13-01/correct/platform_cell.ipynb",  # the platform, asked from a cell
+    "wrong/EX-12-01/no_assertions.py",  # runs, asserts nothing: every mutant survives
+    "wrong/EX-13-01/swallows_everything.py",  # catches what it should let fail
+    "wrong/EX-13-01/fails_forever.py",  # fails on the real implementation: the rest cancelled
+    "corpus/EX-13-01/wrong/gap_failure_not_asserted.py",  # one mutant survives: a gap named
 }
 #: The honest and known-wrong probes compared, by path from the repo.
 CASES = sorted(
-    [str(next((REPO / "solutions" / e).iterdir()).relative_to(REPO)) for e in CODE]
+    [str(next((REPO / "solutions" / "EX-11-01").iterdir()).relative_to(REPO))]
     + [
         str(p.relative_to(REPO))
-        for p in (FILES / "corpus").glob("EX-*/*/*")
-        if p.parts[-3] == "EX-11-01"
-        or p.parts[-2] == "wrong"
-        or "/".join(p.parts[-3:]) in WAYS_OF_RUNNING
+        for p in (*(FILES / "corpus").glob("EX-*/*/*"), *(FILES / "wrong").glob("EX-*/*.py"))
+        if "EX-11-01" in p.parts or str(p.relative_to(FILES)) in COMPARED
     ]
-    + [str(p.relative_to(REPO)) for p in (FILES / "wrong").glob("EX-*/*.py")]
+)
+#: Every other honest probe and solution, by path from the repo. Each passes with full marks
+#: in the sandboxed mode, as every honest case compared does (``test_corpus_cli`` relies on it).
+HONEST = sorted(
+    (
+        {str(next((REPO / "solutions" / e).iterdir()).relative_to(REPO)) for e in CODE}
+        | {str(p.relative_to(REPO)) for p in (FILES / "corpus").glob("EX-*/correct/*")}
+    )
+    - set(CASES)
 )
 SANDBOXED = "auto"  # the strongest the machine has: namespaces here, rlimits elsewhere
 
@@ -104,17 +114,28 @@ def test_the_portable_check_gives_the_sandboxed_checks_verdict(
     assert verdict(reports["portable"]) == verdict(reports[SANDBOXED])
     honest = "/correct/" in case or case.startswith("solutions/")
     assert (reports["portable"].status == "passed") is honest, verdict(reports["portable"])
-    if honest:  # every honest probe passes with full marks (test_corpus_cli relies on it)
-        sandboxed = reports[SANDBOXED]
-        failed = [(check.name, check.message.id) for check in sandboxed.checks if not check.passed]
-        assert (sandboxed.status, failed) == ("passed", [])
-        assert sandboxed.score == sandboxed.max_score > 0
+    if honest:
+        passes_with_full_marks(reports[SANDBOXED])
+
+
+@pytest.mark.parametrize("case", HONEST)
+def test_every_other_honest_probe_passes_with_full_marks_sandboxed(
+    services: dict[str, GradingService], case: str
+) -> None:
+    passes_with_full_marks(services[SANDBOXED].check(exercise_of(case), REPO / case).report)
+
+
+def passes_with_full_marks(report: CheckReport) -> None:
+    failed = [(check.name, check.message.id) for check in report.checks if not check.passed]
+    assert (report.status, failed) == ("passed", [])
+    assert report.score == report.max_score > 0
 
 
 def test_the_corpus_has_what_the_comparison_needs() -> None:
-    assert {case.split("corpus/")[-1] for case in CASES} >= WAYS_OF_RUNNING  # none renamed
+    assert {case.split("files/")[-1] for case in CASES} >= COMPARED  # none renamed
+    assert not set(HONEST) & set(CASES) and len(HONEST) >= 15
     assert len([c for c in CASES if "EX-11-01/correct/" in c]) >= 10
-    assert len([c for c in CASES if "/wrong/" in c]) >= 15
+    assert len([c for c in CASES if "/wrong/" in c]) >= 10
     kinds = {Path(c).suffix for c in CASES if "/correct/" in c}
     assert kinds == {".py", ".ipynb"}
 

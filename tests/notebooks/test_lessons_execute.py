@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from tests.notebooks.conftest import lesson_group
 from tests.notebooks.kernel import cells_tagged, stream_text
 from tests.notebooks.rerun import normalise
 from tests.notebooks.test_committed_notebooks import LESSON_STEMS
@@ -74,10 +75,14 @@ def test_tagged_cell_prints_these_lines(
     assert not missing, "\n".join(["missing lines:", *missing, "printed:", *printed])
 
 
+LESSON_12 = "12-worker-loss-retry-and-time-limits"
+
+
+@lesson_group(LESSON_12)  # with lesson 12's other readers: its one execution, not another
 def test_lesson_12_dead_letter_table_shows_the_three_reasons(
     executed_lesson: Callable[[str], Any],
 ) -> None:
-    stem = "12-worker-loss-retry-and-time-limits"
+    stem = LESSON_12
     header, *rows = tagged_stdout(executed_lesson(stem), "dead-letter-table").splitlines()
     assert header.split()[:3] == ["reason", "event_id", "attempts"]
     shown = {row.split()[0] for row in rows}
