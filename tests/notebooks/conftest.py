@@ -1,5 +1,6 @@
-"""Each lesson notebook is executed once per session (run all twice, then each experiment
-cell alone) and shared by the tests that read it; ``executed_lesson`` is its first pass.
+"""Each lesson notebook is executed once per session (``rerun.rerun_plan``: Run All, Run All
+again with each cell twice in a row, each experiment alone) and shared by the tests that
+read it; ``executed_lesson`` is its first pass.
 
 Lesson 14's live cells take tens of seconds each with the services up. Its re-run plan runs
 with the embedded default (``TICKETFLOW_LESSON_SERVICES=none``: every live cell skips in one
@@ -25,7 +26,7 @@ import nbformat
 import pytest
 
 from tests.notebooks.kernel import LESSONS_DIR, execute
-from tests.notebooks.rerun import Plan, run_all_twice_then_experiments_alone
+from tests.notebooks.rerun import Plan, rerun_plan
 from tests.notebooks.twice_in_a_row import Doubled, run_twice_in_a_row
 from ticketflow_lab.live_services import SERVICES_ENV
 
@@ -50,17 +51,18 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 @contextlib.contextmanager
-def embedded_default() -> Iterator[None]:
-    """Kernels started inside see no services (they inherit this environment)."""
-    before = os.environ.get(SERVICES_ENV)
-    os.environ[SERVICES_ENV] = "none"
+def kernel_environment(values: dict[str, str]) -> Iterator[None]:
+    """Kernels started inside see ``values`` (they inherit this process's environment)."""
+    before = {name: os.environ.get(name) for name in values}
+    os.environ.update(values)
     try:
         yield
     finally:
-        if before is None:
-            del os.environ[SERVICES_ENV]
-        else:
-            os.environ[SERVICES_ENV] = before
+        for name, value in before.items():
+            if value is None:
+                del os.environ[name]
+            else:
+                os.environ[name] = value
 
 
 T = TypeVar("T")
@@ -86,15 +88,20 @@ def once_per_stem(execute_lesson: Callable[[str], T]) -> Callable[[str], T]:
 
 
 @pytest.fixture(scope="session")
-def lesson_runs() -> Callable[[str], Plan]:
-    """``lesson_runs("11a-late-ack-and-prefetch")`` -> the executed re-run plan."""
+def lesson_runs(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Plan]:
+    """``lesson_runs("11a-late-ack-and-prefetch")`` -> the executed re-run plan, with what
+    its kernel left in a temp folder of its own."""
 
     def run(stem: str) -> Plan:
         path = LESSONS_DIR / f"{stem}.ipynb"
-        plan = run_all_twice_then_experiments_alone(nbformat.read(path, as_version=4))
-        quiet = embedded_default() if stem in LIVE_LESSONS else contextlib.nullcontext()
-        with quiet:
-            execute(plan.notebook, cwd=path.parent)
+        plan = rerun_plan(nbformat.read(path, as_version=4))
+        tmp = tmp_path_factory.mktemp(f"kernel-{stem[:3]}")
+        values = {"TMPDIR": str(tmp)}
+        if stem in LIVE_LESSONS:  # live, each cell twice: test_lesson_14
+            values[SERVICES_ENV] = "none"  # every live cell skips in one line
+        with kernel_environment(values):
+            execute(plan.notebook, cwd=path.parent, allow_errors=True)
+        plan.left_in_tmp = sorted(p.name for p in tmp.glob("ticketflow-*"))
         return plan
 
     return once_per_stem(run)

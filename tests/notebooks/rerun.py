@@ -7,12 +7,16 @@ Two cell tags describe a lesson's state:
 
 Every other code cell owns its whole state and must print the same however often it runs.
 
-The plans below copy cells (with fresh ids) into one notebook that runs in one kernel:
+``rerun_plan`` copies cells (with fresh ids) into one notebook that runs in one kernel:
 
-* ``run_all_twice_then_experiments_alone``: the notebook, the notebook again, then each
-  experiment cell alone followed by its reading cells;
-* ``each_cell_twice_readers_first``: every code cell twice in a row, and each reading cell
-  once more *before* its experiment (where it must refuse in one sentence).
+1. ``first``: the notebook top to bottom, with each reading cell run once more *before* its
+   experiment (``early``: it must refuse in one sentence, and a refusal changes nothing);
+2. ``again`` and ``twice``: the notebook again, every code cell twice in a row;
+3. ``alone``: each experiment cell alone, followed by its reading cells.
+
+Every copy but the early ones must print what the ``first`` run printed. One kernel and
+one Run All fewer than two plans run separately (Run All twice, then each cell twice): a
+lesson's cells run 3 times and a half, not 4 and a half.
 """
 
 from __future__ import annotations
@@ -84,7 +88,9 @@ class Plan:
 
     notebook: Any
     origin: list[int] = field(default_factory=list)  # per planned cell: index in the lesson
-    role: list[str] = field(default_factory=list)  # "first", "again", "alone", "early"
+    role: list[str] = field(default_factory=list)  # "first", "again", "twice", "alone", "early"
+    #: ``ticketflow-*`` entries left in the kernel's temp folder after it exited.
+    left_in_tmp: list[str] = field(default_factory=list)
 
     def add(self, cell: Any, index: int, role: str) -> None:
         twin = copy.deepcopy(cell)
@@ -108,28 +114,20 @@ def _empty_like(notebook: Any) -> Plan:
     return Plan(planned)
 
 
-def run_all_twice_then_experiments_alone(notebook: Any) -> Plan:
-    plan = _empty_like(notebook)
-    for role in ("first", "again"):
-        for index, cell in enumerate(notebook.cells):
-            if cell.cell_type == "code":
-                plan.add(cell, index, role)
-    for experiment, readers in experiments(notebook).items():
-        for index in (experiment, *readers):
-            plan.add(notebook.cells[index], index, "alone")
-    return plan
-
-
-def each_cell_twice_readers_first(notebook: Any) -> Plan:
+def rerun_plan(notebook: Any) -> Plan:
     plan = _empty_like(notebook)
     readers_of = experiments(notebook)
-    for index, cell in enumerate(notebook.cells):
-        if cell.cell_type != "code":
-            continue
+    code = [(index, cell) for index, cell in enumerate(notebook.cells) if cell.cell_type == "code"]
+    for index, cell in code:
         for reader in readers_of.get(index, []):
             plan.add(notebook.cells[reader], reader, "early")
         plan.add(cell, index, "first")
+    for index, cell in code:
         plan.add(cell, index, "again")
+        plan.add(cell, index, "twice")
+    for experiment, readers in readers_of.items():
+        for index in (experiment, *readers):
+            plan.add(notebook.cells[index], index, "alone")
     return plan
 
 

@@ -1,35 +1,32 @@
 """Re-running a lesson prints the same conclusions (issue 22, "true on every re-run").
 
-* Run All twice in one kernel, then each ``experiment`` cell alone followed by its
-  ``reading`` cells: every copy prints what the first top-down run printed.
-* Every code cell run twice in a row prints the same both times; a ``reading`` cell run
-  before its experiment refuses in one sentence (no traceback, nothing else printed); no
-  ``ticketflow-lesson*`` folder is left in the temp directory after the kernel exits.
+One kernel per lesson runs ``rerun.rerun_plan`` (conftest's ``lesson_runs``):
+
+* Run All again, every code cell twice in a row, then each ``experiment`` cell alone followed
+  by its ``reading`` cells: every copy prints what the first top-down run printed;
+* a ``reading`` cell run before its experiment refuses in one sentence (no traceback,
+  nothing else printed); no ``ticketflow-*`` folder is left in the kernel's temp directory
+  after it exits.
 
 Timings, pids, task ids, clock times and run numbers are normalised away (``rerun.py``).
+Lesson 14's live cells skip here; live, each runs twice in a row in ``test_lesson_14``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 
 import nbformat
 import pytest
 
-from tests.notebooks.conftest import LIVE_LESSONS
-from tests.notebooks.kernel import LESSONS_DIR, execute, stream_text
-from tests.notebooks.rerun import (
-    Plan,
-    each_cell_twice_readers_first,
-    experiments,
-    printed,
-    refusal,
-)
+from tests.notebooks.kernel import LESSONS_DIR, stream_text
+from tests.notebooks.rerun import Plan, experiments, printed, refusal
 from tests.notebooks.test_committed_notebooks import LESSON_STEMS
-from ticketflow_lab.live_services import SERVICES_ENV
 
 pytestmark = [pytest.mark.notebooks, pytest.mark.slow]
+
+#: The copies that must print what the first run printed.
+REPEATS = ("again", "twice", "alone")
 
 
 def differences(plan: Plan, role: str, reference: dict[int, str]) -> list[str]:
@@ -57,37 +54,33 @@ def test_every_lesson_says_which_cells_are_experiments_and_which_read_them(stem:
 
 
 @pytest.mark.parametrize("stem", LESSON_STEMS)
-def test_run_all_twice_then_each_experiment_alone_prints_the_same(
+def test_run_all_again_each_cell_twice_and_each_experiment_alone_print_the_same(
     stem: str, lesson_runs: Callable[[str], Plan]
 ) -> None:
     plan = lesson_runs(stem)
-    for index, cell in enumerate(plan.notebook.cells):
-        kinds = {output["output_type"] for output in cell.get("outputs", [])}
-        assert "error" not in kinds and not stream_text(cell, "stderr"), (index, printed(cell))
+    for role in ("first", *REPEATS):
+        for index, cell in plan.cells(role):
+            kinds = {output["output_type"] for output in cell.get("outputs", [])}
+            assert "error" not in kinds and not stream_text(cell, "stderr"), (
+                role,
+                index,
+                printed(cell),
+            )
     reference = first_run(plan)
-    mismatches = differences(plan, "again", reference) + differences(plan, "alone", reference)
+    mismatches = [line for role in REPEATS for line in differences(plan, role, reference)]
     assert not mismatches, "\n\n".join(mismatches)
 
 
 @pytest.mark.parametrize("stem", LESSON_STEMS)
-def test_each_cell_twice_in_a_row_and_readers_before_their_experiment(
-    stem: str, lesson_runs: Callable[[str], Plan], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+def test_readers_before_their_experiment_refuse_and_nothing_is_left_in_tmp(
+    stem: str, lesson_runs: Callable[[str], Plan]
 ) -> None:
-    path = LESSONS_DIR / f"{stem}.ipynb"
-    plan = each_cell_twice_readers_first(nbformat.read(path, as_version=4))
-    monkeypatch.setenv("TMPDIR", str(tmp_path))  # the kernel's temp folder: ours alone
-    if stem in LIVE_LESSONS:  # live, each cell twice: test_lesson_14 (see conftest.py)
-        monkeypatch.setenv(SERVICES_ENV, "none")
-    execute(plan.notebook, cwd=path.parent, allow_errors=True)
-    left = sorted(p.name for p in tmp_path.glob("ticketflow-*"))
-    assert not left, f"left in the temp folder after the kernel exited: {left}"
-
+    plan = lesson_runs(stem)
+    assert not plan.left_in_tmp, (
+        f"left in the temp folder after the kernel exited: {plan.left_in_tmp}"
+    )
     early = plan.cells("early")
     sentences = {index: refusal(cell) for index, cell in early}
     wordless = {index: printed(cell) for index, cell in early if sentences[index] is None}
     assert not wordless, f"reading cells run too early did not refuse in one sentence: {wordless}"
     assert all("请先运行" in str(sentence) for sentence in sentences.values()), sentences
-
-    reference = first_run(lesson_runs(stem))
-    mismatches = differences(plan, "first", reference) + differences(plan, "again", reference)
-    assert not mismatches, "\n\n".join(mismatches)
