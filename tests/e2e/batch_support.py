@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tests.e2e.conftest import grader_command
+from tests.e2e.commands import grader_command
 
 EXPECTED = Path(__file__).parent / "files" / "class" / "expected.json"
 GRADE_TIMEOUT = 900

@@ -6,20 +6,19 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.e2e.commands import grader_command
+from tests.e2e.term_support import Term, grade_term
+
+__all__ = ["FILES", "REPO", "Course", "Result", "grader_command"]
+
 REPO = Path(__file__).resolve().parents[2]
 FILES = Path(__file__).parent / "files"
-
-
-def grader_command() -> list[str]:
-    script = Path(sys.executable).parent / "grader"
-    return [str(script)] if script.exists() else [sys.executable, "-m", "grader"]
 
 
 @dataclass(frozen=True)
@@ -63,3 +62,11 @@ def course(tmp_path: Path) -> Course:
     """A fresh course root holding the committed exercises (starters) only."""
     shutil.copytree(REPO / "exercises", tmp_path / "exercises")
     return Course(tmp_path)
+
+
+@pytest.fixture(scope="session")
+def term(tmp_path_factory: pytest.TempPathFactory) -> Term:
+    """The acceptance class of a real term, graded once per run: the modules that read it
+    (``test_grade_class``, ``test_term_class``) share one ``xdist_group``, so one worker
+    grades it, once."""
+    return grade_term(tmp_path_factory.mktemp("term"))

@@ -1,7 +1,8 @@
-"""The acceptance class of a real term: 60+ students with a roster of Chinese names, the
-zips that used to crash the batch, a zip copied from another student, a forged manifest,
-a folder and a zip with one id, late and on-time work, an extension. One ``grade`` run,
-then every gradebook row, both LMS exports cell by cell, and the integrity report.
+"""The acceptance class of a real term (``term_support.py``): 60+ students with a roster of
+Chinese names, the zips that used to crash the batch, a zip copied from another student, a
+forged manifest, a folder and a zip with one id, late and on-time work, an extension. One
+``grade`` run, then every gradebook row, both LMS exports cell by cell, and the integrity
+report.
 
 Canvas is read back by its import rules (Student, ID, SIS User ID, SIS Login ID, Section
 first; a Points Possible row; no total), Moodle by its (one identifier column, no row
@@ -13,124 +14,33 @@ from __future__ import annotations
 import csv
 import io
 import json
-import shutil
-from dataclasses import dataclass
-from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
-from zoneinfo import ZoneInfo
 
 import pytest
 
-from grader.instructor.gradebook import Gradebook, ResultView
+from grader.instructor.gradebook import ResultView
 from grader.judge.exercises import get_exercise
-from tests.e2e.batch_support import Ran, expected_profiles, grader, row_problems
-from tests.support.classroom import (
-    CRASHING_ZIPS,
-    EXERCISES,
-    PROSE,
-    Member,
-    crashing_zip,
-    make_class,
-    reference_files,
-    with_manifest,
-    zip_bytes,
+from tests.e2e.batch_support import expected_profiles, grader, row_problems
+from tests.e2e.term_support import (
+    ABSENT,
+    CLASH,
+    COLUMNS,
+    COPIER,
+    EXTENDED,
+    FORGED_AS,
+    FORGER,
+    LATE,
+    OFF_ROSTER,
+    ORIGINAL,
+    Term,
+    penalty,
 )
+from tests.e2e.term_support import results as results_of
+from tests.support.classroom import CRASHING_ZIPS, EXERCISES, PROSE
 
-# one worker builds this module's class fixture once (not once per xdist worker)
-pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.xdist_group("test_term_class")]
-
-ZONE = ZoneInfo("Asia/Shanghai")
-DUE = datetime(2026, 12, 7, 23, 59, tzinfo=ZONE)
-COURSE = """timezone = "Asia/Shanghai"
-[due]
-{due}
-[late]
-penalty_per_day = 0.1
-max_penalty = 0.3
-no_credit_after_days = 5
-""".format(due="\n".join(f'"{e}" = "2026-12-07T23:59"' for e in EXERCISES))
-#: student -> hours late (by --received-at), and the penalty the policy gives.
-LATE = {"s000-reference": (30, 0.2), "s001-reference": (24 * 6, 1.0), "s002-reference": (10, 0.0)}
-EXTENDED = "s002-reference"  # late by 10 h, but has an extension of 2 days
-COPIER, ORIGINAL = "t-copier", "s015-reference-zip"
-FORGER, FORGED_AS = "t-forger", "s016-reference-zip"
-CLASH = "t-twice"
-OFF_ROSTER = "s023-empty"
-ABSENT = "t-absent"  # on the roster, hands in nothing
-COLUMNS = {e: f"Exercise {e[3:]} (100{i})" for i, e in enumerate(EXERCISES)}
-
-
-@dataclass(frozen=True)
-class Term:
-    work: Path
-    url: str
-    members: list[Member]
-    roster: dict[str, dict[str, str]]
-    grade: Ran
-
-
-def _roster(students: list[str]) -> dict[str, dict[str, str]]:
-    surnames = "王李张刘陈杨赵黄周吴"
-    rows = {}
-    for index, student in enumerate(students):
-        name = f"{surnames[index % 10]}同学{index}"
-        if index == 3:
-            name = "=1+1 测试"  # must never reach a spreadsheet as a formula
-        rows[student] = {
-            "id": student,
-            "name": name,
-            "email": f"{student}@example.edu",
-            "sis_user_id": f"U{index:04d}",
-            "sis_login_id": f"login{index}",
-            "section": "A" if index % 2 else "B",
-        }
-    return rows
-
-
-@pytest.fixture(scope="module")
-def term(tmp_path_factory: pytest.TempPathFactory) -> Term:
-    work = tmp_path_factory.mktemp("term")
-    folder = work / "submissions"
-    database = work / "gradebook.db"
-    members = make_class(folder, database)
-    for kind in CRASHING_ZIPS:
-        student = f"t-{kind.replace('_', '-')}"
-        (folder / f"{student}.zip").write_bytes(crashing_zip(kind, student))
-    shutil.copy(folder / f"{ORIGINAL}.zip", folder / f"{COPIER}.zip")  # byte for byte
-    forged = with_manifest(FORGED_AS, reference_files(FORGER))  # own files, other's name
-    (folder / f"{FORGER}.zip").write_bytes(zip_bytes(forged))
-    (folder / CLASH).mkdir()
-    (folder / f"{CLASH}.zip").write_bytes(zip_bytes(with_manifest(CLASH, reference_files(CLASH))))
-    ids = [m.student for m in members if m.student != OFF_ROSTER]
-    extra = [f"t-{k.replace('_', '-')}" for k in CRASHING_ZIPS] + [COPIER, FORGER, CLASH, ABSENT]
-    roster = _roster(ids + extra)
-    with (work / "roster.csv").open("w", encoding="utf-8-sig", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=["id", "name", "email", "sis_user_id",
-                                                    "sis_login_id", "section"])  # fmt: skip
-        writer.writeheader()
-        writer.writerows(roster.values())
-    (work / "course.toml").write_text(COURSE, encoding="utf-8")
-    received = ["student,exercise,time"] + [
-        f"{student},all,{(DUE + timedelta(hours=hours)).isoformat()}"
-        for student, (hours, _) in LATE.items()
-    ]
-    (work / "received.csv").write_text("\n".join(received) + "\n", encoding="utf-8")
-    imported = grader("roster", "import", "roster.csv", "--lang", "en", cwd=work)
-    assert imported.code == 0, imported.stderr
-    until = (DUE + timedelta(days=2)).isoformat()
-    extended = grader("extend", EXTENDED, "--until", until, "--reason", "病假", cwd=work)
-    assert extended.code == 0, extended.stderr
-    ran = grader(
-        "grade", "submissions", "--jobs", "2", "--json", "--lang", "en",
-        "--received-at", "received.csv", "--course", "course.toml", cwd=work,
-    )  # fmt: skip
-    return Term(work, f"sqlite:///{database}", members, roster, ran)
-
-
-def _results(term: Term) -> dict[tuple[str, str], ResultView]:
-    with Gradebook(term.url) as book:
-        return {(r.student, r.exercise): r for r in book.results()}
+# the term (conftest.py) is graded once, on the worker that runs this group
+pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.xdist_group("class_term")]
 
 
 def test_the_class_is_a_real_term(term: Term) -> None:
@@ -140,7 +50,7 @@ def test_the_class_is_a_real_term(term: Term) -> None:
 
 
 def test_every_gradebook_row(term: Term) -> None:
-    results = _results(term)
+    results = results_of(term)
     problems = row_problems(term.members, results, expected_profiles())
     for kind in CRASHING_ZIPS:
         student = f"t-{kind.replace('_', '-')}"
@@ -173,10 +83,6 @@ def test_grade_names_roster_gaps_and_forged_manifests(term: Term) -> None:
     assert verify.code == 1 and f"names the student {ORIGINAL}, not {COPIER}" in verify.stderr
 
 
-def _penalty(student: str) -> float:
-    return LATE[student][1] if student in LATE and student != EXTENDED else 0.0
-
-
 def _expected_cell(result: ResultView | None) -> str:
     """The cell by the rules (not by the grade function): empty when missing, to be
     re-submitted or awaiting the instructor; 0 for code that does not parse; else the
@@ -190,7 +96,7 @@ def _expected_cell(result: ResultView | None) -> str:
     ):
         return ""
     score = 0.0 if result.status == "error" else result.score
-    return f"{round(score * (1 - _penalty(result.student)), 2):g}"
+    return f"{round(score * (1 - penalty(result.student)), 2):g}"
 
 
 def _read(path: Path) -> list[list[str]]:
@@ -211,7 +117,7 @@ def test_canvas_export_cell_by_cell(term: Term) -> None:
     ran = grader("export", "--format", "canvas", "--out", str(out), "--lang", "en",
                  *_column_args(), cwd=term.work)  # fmt: skip
     assert ran.code == 0, ran.stderr
-    results = _results(term)
+    results = results_of(term)
     resubmit = sorted(
         f"{s} {e}" for (s, e), r in results.items() if r.grade.state.value == "needs_resubmission"
     )
@@ -247,7 +153,7 @@ def test_moodle_export_cell_by_cell(term: Term) -> None:
     for name in COLUMNS.values():
         header += [name, f"{name} (feedback)"]
     assert rows[0] == header
-    results = _results(term)
+    results = results_of(term)
     emails = {row["email"]: student for student, row in term.roster.items()}
     assert [row[0] for row in rows[1:]] == sorted(emails, key=lambda e: emails[e])
     for row in rows[1:]:
@@ -264,7 +170,7 @@ def test_json_export_carries_lateness_and_the_extension(term: Term) -> None:
     for student, (hours, _) in LATE.items():
         cell = students[student]["results"]["EX-11-01"]
         assert cell["received_from"] == "csv"
-        assert cell["penalty"] == _penalty(student), student
+        assert cell["penalty"] == penalty(student), student
         late = 0.0 if student == EXTENDED else hours * 3600.0
         assert cell["late_by_seconds"] == late, student
     on_time = students["s003-reference"]["results"]["EX-11-01"]
@@ -276,7 +182,7 @@ def test_integrity_finds_the_copy_and_nothing_among_honest_students(term: Term) 
     ran = grader("integrity", "--json", "--root", str(Path(__file__).parents[2]), cwd=term.work)
     assert ran.code == 0, ran.stderr
     report = ran.json()
-    results = _results(term)
+    results = results_of(term)
     handed_in = [e for e in EXERCISES if results[(COPIER, e)].status != "missing"]
     assert report["identical"] == {e: [sorted([COPIER, ORIGINAL])] for e in handed_in}
     # the only near-copies: the students the fixture gives one and the same English answer
@@ -302,7 +208,7 @@ def test_integrity_finds_the_copy_and_nothing_among_honest_students(term: Term) 
     ]
 
 
-def test_feedback_pages_state_lateness_and_penalty(term: Term, tmp_path: Path) -> None:
+def test_feedback_pages_state_lateness_andpenalty(term: Term, tmp_path: Path) -> None:
     out = tmp_path / "feedback"
     ran = grader("feedback", "--out", str(out), "--lang", "en", cwd=term.work)
     assert ran.code == 0, ran.stderr
