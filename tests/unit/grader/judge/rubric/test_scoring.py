@@ -8,7 +8,7 @@ import pytest
 
 from grader.judge.exercises import get_exercise
 from grader.judge.exercises.spec import ProseExercise
-from grader.judge.rubric import judge_prose, score_answer
+from grader.judge.rubric import judge_prose, score_answer, scoring
 from grader.judge.starters import starter_template
 
 SPEC = get_exercise("EX-13-02")
@@ -53,14 +53,24 @@ def test_the_budget_of_work_stops_scoring_and_says_so() -> None:
 def test_the_budget_counts_windows_so_a_slow_machine_scores_the_same(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """The attack: a CPU-time budget gave a short good answer 40 % in a busy CI run. The
-    scorer now reads no clock at all; only an answer too long to read is cut."""
-    text = "两个事务同时 SELECT，都查不到 receipt，这是竞态。"
+    """The attack: a CPU-time budget gave a good answer 40 % in a busy CI run (a garbage
+    collector's pass is CPU time too). Here every window costs 25 ms more CPU, as on that
+    machine: the score must not move. Only an answer too long to read is cut."""
+    text = "\n".join(
+        f"第 {n} 句：两个事务同时 SELECT，都查不到 receipt，这是竞态。" for n in range(15)
+    )
+    assert score_answer(SPEC, "两个事务同时 SELECT，这是竞态。" * 250, "").timed_out
     expected = score_answer(SPEC, text, "")
-    monkeypatch.setattr(time, "thread_time", lambda: float("inf"))
-    monkeypatch.setattr(time, "monotonic", lambda: float("inf"))
+    real = scoring.copied
+
+    def on_a_loaded_machine(sentence: str, given: object) -> bool:
+        spent = time.thread_time() + 0.025
+        while time.thread_time() < spent:
+            pass
+        return real(sentence, given)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(scoring, "copied", on_a_loaded_machine)
     assert score_answer(SPEC, text, "") == expected and not expected.timed_out
-    assert score_answer(SPEC, text * 250, "").timed_out  # 250 sentences: over the budget
 
 
 def test_missing_points_are_advice_naming_the_section() -> None:
