@@ -30,14 +30,20 @@ from tests.support.classroom import (
 
 ZONE = ZoneInfo("Asia/Shanghai")
 DUE = datetime(2026, 12, 7, 23, 59, tzinfo=ZONE)
-COURSE = """timezone = "Asia/Shanghai"
-[due]
-{due}
-[late]
-penalty_per_day = 0.1
-max_penalty = 0.3
-no_credit_after_days = 5
-""".format(due="\n".join(f'"{e}" = "2026-12-07T23:59"' for e in EXERCISES))
+
+
+def course_toml(*, no_credit_after_days: int | None = None) -> str:
+    """A ``course.toml``: every exercise due at ``DUE``, 10 % off per started day late, at
+    most 30 % (and nothing after ``no_credit_after_days``, when given)."""
+    lines = ['timezone = "Asia/Shanghai"', "[due]"]
+    lines += [f'"{e}" = "{DUE:%Y-%m-%dT%H:%M}"' for e in EXERCISES]
+    lines += ["[late]", "penalty_per_day = 0.1", "max_penalty = 0.3"]
+    if no_credit_after_days is not None:
+        lines.append(f"no_credit_after_days = {no_credit_after_days}")
+    return "\n".join(lines) + "\n"
+
+
+COURSE = course_toml(no_credit_after_days=5)
 #: student -> hours late (by --received-at), and the penalty the policy gives.
 LATE = {"s000-reference": (30, 0.2), "s001-reference": (24 * 6, 1.0), "s002-reference": (10, 0.0)}
 EXTENDED = "s002-reference"  # late by 10 h, but has an extension of 2 days

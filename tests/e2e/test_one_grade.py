@@ -14,10 +14,9 @@ import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
-from zoneinfo import ZoneInfo
 
 import httpx
 import pytest
@@ -26,20 +25,13 @@ from grader.instructor.gradebook import Gradebook
 from grader.judge.exercises import get_exercise
 from tests.e2e.batch_support import Ran, grader
 from tests.e2e.review_support import Server, review_server
+from tests.e2e.term_support import DUE, course_toml
 from tests.support.classroom import EXERCISES, Member, bad_archive, build_member
 
 # one worker grades this module's class once (not once per xdist worker)
 pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.xdist_group("test_one_grade")]
 
-ZONE = ZoneInfo("Asia/Shanghai")
-DUE = datetime(2026, 12, 7, 23, 59, tzinfo=ZONE)
-COURSE = """timezone = "Asia/Shanghai"
-[due]
-{due}
-[late]
-penalty_per_day = 0.1
-max_penalty = 0.3
-""".format(due="\n".join(f'"{e}" = "2026-12-07T23:59"' for e in EXERCISES))
+COURSE = course_toml()
 SYNTAX, LATE, PROSE, SHORT, CORRUPT = "s-syntax", "s-late", "s-prose", "s-short", "s-corrupt"
 #: 30 hours late: two started days at 0.1 each.
 LATE_HOURS, LATE_PENALTY = 30, 0.2
