@@ -7,6 +7,7 @@ that on the broker.
 
 from __future__ import annotations
 
+import uuid
 from pathlib import Path
 
 import pytest
@@ -71,7 +72,7 @@ def test_redis_redelivers_even_when_the_killed_worker_held_the_sweep_mutex(
     from ticketflow_lab import two_workers
     from ticketflow_lab.live_services import url
 
-    name = f"lesson14.mutex-{tmp_path.name[-12:]}"
+    name = f"lesson14.mutex-{uuid.uuid4().hex[:12]}"  # never a second suite's name
     monkeypatch.setattr(two_workers, "unique_name", lambda prefix: name)
     options = two_workers.redis_transport(3.0)
     expire = options.get("unacked_mutex_expire", Channel.unacked_mutex_expire)

@@ -1,13 +1,26 @@
-# trick: find my own submission path (from /proc cmdlines) and replace it, during the run, with a FIFO so the grader blocks when it re-reads the file
+# trick: find my own submission path (from my ancestors' /proc cmdlines) and replace it, during the run, with a FIFO so the grader blocks when it re-reads the file
 # expect: failed
 # exercise: EX-11-01
-import glob
 import os
 import sys
 
-for cmdline in glob.glob("/proc/[0-9]*/cmdline"):
+
+def ancestors():
+    """My parent, its parent, and so on: my own grader is one of them (a second test suite's
+    copy of this case runs under another grader, whose file is not mine to swap)."""
+    pid = os.getppid()
+    while pid > 1:
+        yield pid
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as f:
+                pid = int(f.read().rsplit(b")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            return
+
+
+for pid in ancestors():
     try:
-        with open(cmdline, "rb") as f:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
             args = f.read().split(b"\0")
     except OSError:
         continue
