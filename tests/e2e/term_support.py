@@ -52,8 +52,10 @@ FORGER, FORGED_AS = "t-forger", "s016-reference-zip"
 CLASH = "t-twice"
 OFF_ROSTER = "s023-empty"
 ABSENT = "t-absent"  # on the roster, hands in nothing
-#: The students besides the generated class who hand something in.
-EXTRAS = (COPIER, FORGER, CLASH, *(f"t-{k.replace('_', '-')}" for k in CRASHING_ZIPS))
+#: The student handing in each zip that used to crash the batch.
+CRASHED = {kind: f"t-{kind.replace('_', '-')}" for kind in CRASHING_ZIPS}
+#: The students besides the generated class who hand something in (in roster order).
+EXTRAS = (*CRASHED.values(), COPIER, FORGER, CLASH)
 #: The one ``grade`` command of the term (a re-run repeats it).
 GRADE = ("grade", "submissions", "--received-at", "received.csv", "--course", "course.toml")
 COLUMNS = {e: f"Exercise {e[3:]} (100{i})" for i, e in enumerate(EXERCISES)}
@@ -92,8 +94,7 @@ def grade_term(work: Path) -> Term:
     folder = work / "submissions"
     database = work / "gradebook.db"
     members = make_class(folder, database)
-    for kind in CRASHING_ZIPS:
-        student = f"t-{kind.replace('_', '-')}"
+    for kind, student in CRASHED.items():
         (folder / f"{student}.zip").write_bytes(crashing_zip(kind, student))
     shutil.copy(folder / f"{ORIGINAL}.zip", folder / f"{COPIER}.zip")  # byte for byte
     forged = with_manifest(FORGED_AS, reference_files(FORGER))  # own files, other's name
@@ -101,8 +102,7 @@ def grade_term(work: Path) -> Term:
     (folder / CLASH).mkdir()
     (folder / f"{CLASH}.zip").write_bytes(zip_bytes(with_manifest(CLASH, reference_files(CLASH))))
     ids = [m.student for m in members if m.student != OFF_ROSTER]
-    extra = [f"t-{k.replace('_', '-')}" for k in CRASHING_ZIPS] + [COPIER, FORGER, CLASH, ABSENT]
-    roster = _roster(ids + extra)
+    roster = _roster([*ids, *EXTRAS, ABSENT])
     with (work / "roster.csv").open("w", encoding="utf-8-sig", newline="") as handle:
         writer = csv.DictWriter(handle, fieldnames=["id", "name", "email", "sis_user_id",
                                                     "sis_login_id", "section"])  # fmt: skip

@@ -27,7 +27,9 @@ from tests.e2e.term_support import (
     CLASH,
     COLUMNS,
     COPIER,
+    CRASHED,
     EXTENDED,
+    EXTRAS,
     FORGED_AS,
     FORGER,
     LATE,
@@ -37,7 +39,7 @@ from tests.e2e.term_support import (
     penalty,
 )
 from tests.e2e.term_support import results as results_of
-from tests.support.classroom import CRASHING_ZIPS, EXERCISES, PROSE
+from tests.support.classroom import EXERCISES, PROSE
 
 # the term (conftest.py) is graded once, on the worker that runs this group
 pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.xdist_group("class_term")]
@@ -52,8 +54,7 @@ def test_the_class_is_a_real_term(term: Term) -> None:
 def test_every_gradebook_row(term: Term) -> None:
     results = results_of(term)
     problems = row_problems(term.members, results, expected_profiles())
-    for kind in CRASHING_ZIPS:
-        student = f"t-{kind.replace('_', '-')}"
+    for kind, student in CRASHED.items():
         reason = {"zip_prefix_clash": "batch.archive_prefix_clash",
                   "zip_long_name": "batch.archive_name_too_long"}[kind]  # fmt: skip
         for exercise in EXERCISES:
@@ -67,8 +68,7 @@ def test_every_gradebook_row(term: Term) -> None:
         assert (copier.status, copier.content_sha256) == (original.status, original.content_sha256)
         assert results[(FORGER, exercise)].status in ("passed", "needs_review")
     assert not problems, "\n".join(problems)
-    students = {m.student for m in term.members} | {COPIER, FORGER, CLASH}
-    students |= {f"t-{k.replace('_', '-')}" for k in CRASHING_ZIPS}
+    students = {m.student for m in term.members} | set(EXTRAS)
     assert set(results) == {(s, e) for s in students for e in EXERCISES}  # nothing else
     assert (ABSENT, "EX-11-01") not in results
 

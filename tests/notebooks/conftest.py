@@ -16,10 +16,8 @@ once per worker. Tests parametrized by ``stem`` get theirs here; the others name
 
 from __future__ import annotations
 
-import contextlib
 import copy
-import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 import nbformat
@@ -48,21 +46,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         stem = callspec.params.get("stem") if callspec is not None else None
         if isinstance(stem, str) and EXECUTING & set(getattr(item, "fixturenames", ())):
             item.add_marker(lesson_group(stem))
-
-
-@contextlib.contextmanager
-def kernel_environment(values: dict[str, str]) -> Iterator[None]:
-    """Kernels started inside see ``values`` (they inherit this process's environment)."""
-    before = {name: os.environ.get(name) for name in values}
-    os.environ.update(values)
-    try:
-        yield
-    finally:
-        for name, value in before.items():
-            if value is None:
-                del os.environ[name]
-            else:
-                os.environ[name] = value
 
 
 T = TypeVar("T")
@@ -99,7 +82,9 @@ def lesson_runs(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Pla
         values = {"TMPDIR": str(tmp)}
         if stem in LIVE_LESSONS:  # live, each cell twice: test_lesson_14
             values[SERVICES_ENV] = "none"  # every live cell skips in one line
-        with kernel_environment(values):
+        with pytest.MonkeyPatch.context() as patch:  # the kernel inherits the environment
+            for name, value in values.items():
+                patch.setenv(name, value)
             execute(plan.notebook, cwd=path.parent, allow_errors=True)
         plan.left_in_tmp = sorted(p.name for p in tmp.glob("ticketflow-*"))
         return plan

@@ -12,7 +12,6 @@ later (another session's lesson 14 makes and deletes names of its own meanwhile)
 from __future__ import annotations
 
 import copy
-import os
 import shutil
 import subprocess
 from dataclasses import dataclass
@@ -20,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import nbformat
+import pytest
 import redis
 
 from tests.notebooks.kernel import LESSONS_DIR, cells_tagged, execute
@@ -64,15 +64,9 @@ def run_twice_in_a_row(stem: str, temp: Path) -> Doubled:
     before = set(lesson14_names_left())
     original = nbformat.read(LESSONS_DIR / f"{stem}.ipynb", as_version=4)
     twice = doubled(original)
-    saved = os.environ.get("TMPDIR")
-    os.environ["TMPDIR"] = str(temp)  # the kernel inherits it
-    try:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("TMPDIR", str(temp))  # the kernel inherits it
         execute(twice, cwd=LESSONS_DIR)
-    finally:
-        if saved is None:
-            del os.environ["TMPDIR"]
-        else:
-            os.environ["TMPDIR"] = saved
     return Doubled(original, twice, sorted(temp.glob("ticketflow-*")), left_behind(before))
 
 
