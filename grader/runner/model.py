@@ -14,6 +14,19 @@ from typing import Any
 #: Values of :attr:`Observations.limit_hit`.
 LIMIT_KINDS = ("wall", "cpu", "memory", "output", "file_size", "processes")
 
+#: Set in every run's environment, in every mode (``sandbox.scrub_environ``, the portable
+#: runner's ``_child_env``), beside PATH, HOME and, in the portable mode, what Windows needs.
+#: ``PYTEST_DISABLE_PLUGIN_AUTOLOAD``: a student's ``pytest.main()`` loads pytest's own
+#: plugins and those it names (``-p NAME``), never every plugin installed beside the grader.
+#: So a verdict does not depend on which extras the grading machine has (an instructor's
+#: venv holds hypothesis, xdist, timeout...), and a run does not spend 0.7 s importing them.
+RUN_ENVIRONMENT: Mapping[str, str] = {
+    "LANG": "C.UTF-8",
+    "PYTHONDONTWRITEBYTECODE": "1",
+    "PYTHONIOENCODING": "utf-8",
+    "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
+}
+
 #: Values of :attr:`Observations.isolation` and of ``ForkServer(isolation=...)`` (plus "auto").
 ISOLATION_MODES = ("namespaces", "rlimits")
 

@@ -52,7 +52,14 @@ from typing import Any
 
 from grader.runner import fairwall
 from grader.runner.channel import MAX_LINE, ChannelReader
-from grader.runner.model import Limits, Observations, PreludeError, RunnerError, RunRequest
+from grader.runner.model import (
+    RUN_ENVIRONMENT,
+    Limits,
+    Observations,
+    PreludeError,
+    RunnerError,
+    RunRequest,
+)
 from grader.runner.spare import GRADER_ROOT
 
 PORTABLE = "portable"
@@ -624,11 +631,9 @@ def _child_env(workdir: Path, scratch: Path) -> dict[str, str]:
     plus what Windows needs to start a process and open a socket."""
     bindir = str(Path(sys.executable).parent)
     env = {
+        **RUN_ENVIRONMENT,
         "PATH": os.pathsep.join([bindir, os.environ.get("PATH", os.defpath)]),
-        "LANG": "C.UTF-8",
         "HOME": str(workdir),
-        "PYTHONDONTWRITEBYTECODE": "1",
-        "PYTHONIOENCODING": "utf-8",
         "PYTHONUTF8": "1",
         "TMPDIR": str(scratch),
         "TEMP": str(scratch),

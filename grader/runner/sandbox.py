@@ -83,7 +83,7 @@ import resource
 import sys
 
 from grader.runner import view
-from grader.runner.model import Limits
+from grader.runner.model import RUN_ENVIRONMENT, Limits
 from grader.runner.mounts import (
     hide,
     needed_paths,
@@ -215,13 +215,7 @@ def apply_rlimits(limits: Limits) -> None:
 def scrub_environ(home: str) -> None:
     bindir = os.path.dirname(sys.executable)
     os.environ.clear()
-    os.environ.update(
-        PATH=f"{bindir}:/usr/local/bin:/usr/bin:/bin",
-        LANG="C.UTF-8",
-        HOME=home,
-        PYTHONDONTWRITEBYTECODE="1",
-        PYTHONIOENCODING="utf-8",
-    )
+    os.environ.update(RUN_ENVIRONMENT, PATH=f"{bindir}:/usr/local/bin:/usr/bin:/bin", HOME=home)
 
 
 def namespaces_unavailable() -> str | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.metadata
 import os
 import uuid
 from collections.abc import Iterator
@@ -81,3 +82,19 @@ def alive(pid: int) -> bool:
             return stat.read().rpartition(")")[2].split()[0] != "Z"
     except OSError:
         return False
+
+
+#: Prints the plugins pytest loaded from packages' entry points, as ``PLUGINS [names]``.
+PLUGINS_OF_PYTEST_MAIN = """
+import pytest
+class Seen:
+    def pytest_configure(self, config):
+        found = config.pluginmanager.list_plugin_distinfo()
+        print("PLUGINS", sorted(dist.project_name for _, dist in found))
+pytest.main(["-q", "-p", "no:cacheprovider", "--co", "no_such_test.py"], plugins=[Seen()])
+"""
+
+
+def installed_pytest_plugins() -> list[str]:
+    """The pytest plugins this venv offers through entry points (``pytest11``)."""
+    return [entry.name for entry in importlib.metadata.entry_points(group="pytest11")]

@@ -10,7 +10,11 @@ import pytest
 
 from grader.runner import Limits, PreludeError, RunRequest
 from grader.runner.portable import SECRET_BYTES, PortableServer
-from tests.unit.grader.runner.helpers import PRELUDES
+from tests.unit.grader.runner.helpers import (
+    PLUGINS_OF_PYTEST_MAIN,
+    PRELUDES,
+    installed_pytest_plugins,
+)
 
 FILENAME = "probe.py"
 
@@ -133,3 +137,11 @@ def test_a_connection_without_a_runs_secret_is_dropped(server: PortableServer) -
     exposed = request(probe, prelude=f"{PRELUDES}:expose_channel")
     [run] = server.run_until([exposed], serve_channel=serve)
     assert run is not None and run.stdout == "dropped\n" and served == [0]
+
+
+def test_pytest_main_loads_no_plugin_installed_beside_the_grader(server: PortableServer) -> None:
+    """As in the forking modes (``test_runner_behaviour``): the run's environment
+    (``RUN_ENVIRONMENT``) keeps the plugins of the grader's venv out of ``pytest.main()``."""
+    assert installed_pytest_plugins(), "the dev venv should hold pytest plugins to refuse"
+    result = server.run(request(PLUGINS_OF_PYTEST_MAIN))
+    assert "PLUGINS []" in result.stdout.splitlines(), (result.stdout, result.stderr)

@@ -9,8 +9,9 @@ from collections.abc import Iterator
 import pytest
 
 from grader.runner import ForkServer, Limits, PreludeError, RunnerError, RunRequest
+from grader.runner.model import RUN_ENVIRONMENT
 
-from .helpers import PRELUDES, run, server_for
+from .helpers import PLUGINS_OF_PYTEST_MAIN, PRELUDES, installed_pytest_plugins, run, server_for
 
 
 @pytest.fixture(scope="module", params=["namespaces", "rlimits"])
@@ -171,15 +172,19 @@ def test_script_environment(server: ForkServer) -> None:
     assert seen["file"] == f"{seen['cwd']}/probe.py"
     assert seen["path0"] == seen["cwd"]
     assert seen["grader"] == []
-    assert set(seen["env"]) == {
-        "PATH",
-        "LANG",
-        "HOME",
-        "PYTHONDONTWRITEBYTECODE",
-        "PYTHONIOENCODING",
-    }
+    assert set(seen["env"]) == {"PATH", "HOME", *RUN_ENVIRONMENT}
     assert seen["env"]["HOME"] == seen["cwd"]
     assert seen["env"]["LANG"] == "C.UTF-8"
+
+
+def test_pytest_main_in_a_run_loads_no_plugin_installed_beside_the_grader(
+    server: ForkServer,
+) -> None:
+    """The attack: this venv holds pytest plugins (hypothesis, xdist, timeout...) that a
+    student's machine may not; a run's ``pytest.main()`` must not load them."""
+    assert installed_pytest_plugins(), "the dev venv should hold pytest plugins to refuse"
+    obs = run(server, PLUGINS_OF_PYTEST_MAIN)
+    assert "PLUGINS []" in obs.stdout.splitlines(), (obs.stdout, obs.stderr)
 
 
 SEEN_BY_THE_STUDENT = (
