@@ -62,9 +62,8 @@ test-fast: setup  ## the quick subset: no slow tests (notebooks, release, sandbo
 # idle 7.5% of a run, 2 workers about 16% (README, "How long").
 # Tests sharing something a second worker would disturb are in one xdist_group, and
 # the tests marked `alone` (busy loops on purpose) run afterwards, by themselves. Bytecode is
-# written even where PYTHONDONTWRITEBYTECODE is set: a sandboxed run cannot write pytest's
-# cache of rewritten plugin modules, so without one on disk every pytest-style probe run
-# rewrites hypothesis again (about 1 s each).
+# written even where PYTHONDONTWRITEBYTECODE is set: a sandboxed run cannot write bytecode,
+# so every module the suite's runs import for the first time is then compiled once, on disk.
 TEST_JOBS ?= $(shell n=$$(nproc 2>/dev/null || echo 1); echo $$(( n < 8 ? n + 1 : 8 )))
 TEST_ENV  := PYTHONDONTWRITEBYTECODE=
 
