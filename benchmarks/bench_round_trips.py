@@ -8,8 +8,10 @@ has them; the reference probe is run ``--runs`` times against the real implement
 one at a time. Per run: the frames the oracle sent (its operations and its answers), the
 CPU time of the fork server's tree (server, zygote, the run: the run's side of the
 conversation included) and of the oracle process (its side), from ``/proc/<pid>/stat``, so
-the figures hold on a shared machine. Imports nothing of its own tree (``grader`` is the
-running Python's), so two trees can be taken in turn.
+the figures hold on a shared machine. Last, one bare round trip: the wire alone between two
+processes (``bare_frame``), the least an out-of-process oracle pays per frame. Imports
+nothing of its own tree (``grader`` is the running Python's), so two trees can be taken in
+turn.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import argparse
 import json
 import os
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +42,12 @@ def _cpu(pid: int) -> float:
         fields = stat[stat.rindex(")") + 2 :].split()
         total += sum(int(x) for x in fields[11:15]) / TICK
     return total
+
+
+def _own_cpu(pid: int) -> float:
+    """CPU seconds of ``pid`` itself (not its children)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return sum(int(x) for x in fields[11:13]) / TICK
 
 
 def _reference(exercise_id: str) -> tuple[Any, Any, list[str]]:
@@ -87,6 +96,43 @@ def measure(exercise_id: str, runs: int) -> dict[str, float]:
     }
 
 
+#: A typical operation frame of a reference run, as the run sends it (one attribute + call).
+SAMPLE_FRAME = {"op": "callattr", "h": 3, "name": "execute", "args": [{"$stmt": "receipt_insert"}]}
+
+
+def bare_frame(count: int = 2000) -> dict[str, float]:
+    """One round trip with nothing in it but the wire: a forked echo process answers each
+    frame (``wire.frame``/``parse``, over a socketpair as the oracle's), one at a time. Its
+    CPU per round trip, both sides, is the least any out-of-process oracle pays per frame."""
+    import socket
+
+    from grader.proxy import wire
+
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    pid = os.fork()
+    if pid == 0:  # the echo: read a frame, answer one
+        ours.close()
+        try:
+            while header := theirs.recv(wire.HEADER.size, socket.MSG_WAITALL):
+                body = theirs.recv(wire.frame_size(header), socket.MSG_WAITALL)
+                theirs.sendall(wire.frame({"ok": wire.parse(body)["h"]}))
+        finally:
+            os._exit(0)
+    theirs.close()
+    before, started = time.process_time(), _own_cpu(pid)
+    for _ in range(count):
+        ours.sendall(wire.frame(SAMPLE_FRAME))
+        header = ours.recv(wire.HEADER.size, socket.MSG_WAITALL)
+        wire.parse(ours.recv(wire.frame_size(header), socket.MSG_WAITALL))
+    mine, echo = time.process_time() - before, _own_cpu(pid) - started
+    ours.close()
+    os.waitpid(pid, 0)
+    return {
+        "caller_us": round(1e6 * mine / count, 1),
+        "answerer_us": round(1e6 * echo / count, 1),
+    }
+
+
 def frames(exercise_id: str) -> int:
     """Frames the oracle sends in one reference run (an oracle on a thread, counted)."""
     from grader.proxy.oracle import link
@@ -120,6 +166,8 @@ def main() -> int:
     for exercise_id in ("EX-11-01", "EX-12-01", "EX-13-01"):
         found[exercise_id] = {"frames": frames(exercise_id), **measure(exercise_id, args.runs)}
         print(exercise_id, json.dumps(found[exercise_id]), flush=True)
+    found["bare_frame"] = bare_frame()
+    print("one bare round trip (the wire alone), CPU per frame", json.dumps(found["bare_frame"]))
     print(json.dumps(found))
     return 0
 
