@@ -1,22 +1,22 @@
 """The run's seccomp allow-list (``grader.runner.allowlist``): honest work never meets its
 default, and what it leaves out is refused.
 
-The honest side runs the acceptance corpus (``tests/e2e/files/corpus/*/correct``, the
-lessons' cells among them) and the reference solutions through the real ``grader check``
-with ``GRADER_SECCOMP_AUDIT=1``: a call off the list then kills the run (``SIGSYS``, and the
-kernel's audit log names the call: ``dmesg | grep type=1326``), so the check cannot pass.
+The honest side grades the acceptance corpus (``tests/e2e/files/corpus/*/correct``, the
+lessons' cells among them) and the reference solutions through one warm grading service
+whose masters start with ``GRADER_SECCOMP_AUDIT=1``: a call off the list then kills the run
+(``SIGSYS``, and the kernel's audit log names the call: ``dmesg | grep type=1326``), so the
+check cannot pass.
 """
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
-import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from grader.app.service import GradingService, GradingSettings
+from grader.judge.exercises import get_exercise
 from grader.runner import ForkServer, RunRequest, allowlist, seccomp
 from grader.runner.spare import AUDIT_VARIABLE
 
@@ -41,24 +41,42 @@ def test_nothing_that_passes_notes_is_on_the_list() -> None:
 
 
 @pytest.fixture(scope="module")
-def course_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("course-root")
-    for name in ("exercises", "solutions"):
-        shutil.copytree(REPO / name, root / name)
-    return root
+def audited() -> Iterator[GradingService]:
+    """One warm grading service whose masters (and so every run) audit the allow-list: the
+    variable is set before its first master starts, which is when a master reads it."""
+    require_namespaces()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(AUDIT_VARIABLE, "1")
+        settings = GradingSettings.from_env(
+            isolation="namespaces", use_cache=False, self_check=True
+        )
+        with GradingService(settings) as service:
+            yield service
+
+
+@pytest.mark.e2e
+@pytest.mark.parametrize("exercise", ["EX-11-01", "EX-12-01", "EX-13-01"])
+def test_the_audited_service_kills_a_run_that_leaves_the_list(
+    audited: GradingService, exercise: str, tmp_path: Path
+) -> None:
+    """So the honest test below can fail, whichever master an exercise uses: through the
+    same service, a probe that asks the page cache (``fadvise64``) is killed by SIGSYS;
+    outside the audit it gets EPERM, and its run ends with an uncaught ``PermissionError``."""
+    probe = tmp_path / get_exercise(exercise).student_file
+    probe.write_text(AUDITED, encoding="utf-8")
+    report = audited.check(exercise, probe).report
+    runs = next(check for check in report.checks if check.name == "runs_cleanly")
+    assert report.status == "failed", report
+    assert (runs.message.id, runs.message.params) == ("run.signal", {"signal": 31}), runs  # SIGSYS
 
 
 @pytest.mark.e2e
 @pytest.mark.parametrize("probe", HONEST, ids=lambda p: str(p.relative_to(REPO)))
-def test_honest_work_meets_no_call_off_the_list(probe: Path, course_root: Path) -> None:
-    require_namespaces()
+def test_honest_work_meets_no_call_off_the_list(probe: Path, audited: GradingService) -> None:
     exercise = next(part for part in probe.parts if part.startswith("EX-"))
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("GRADER_", "PYTEST_"))}
-    env.update({AUDIT_VARIABLE: "1", "GRADER_ISOLATION": "namespaces"})
-    argv = [sys.executable, "-m", "grader", "check", exercise, "--path", str(probe)]
-    argv += ["--root", str(course_root), "--json"]
-    done = subprocess.run(argv, cwd=REPO, env=env, capture_output=True, text=True, timeout=280)
-    assert '"status": "passed"' in done.stdout, (done.stdout[-3000:], done.stderr[-2000:])
+    report = audited.check(exercise, probe).report
+    failed = [(c.name, c.message.id, c.message.params) for c in report.checks if not c.passed]
+    assert (report.status, failed) == ("passed", [])
 
 
 AUDITED = """
