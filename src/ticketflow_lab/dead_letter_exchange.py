@@ -89,6 +89,9 @@ def run_reject_vs_exception(folder: Path, *, timeout: float = 10.0) -> DeadLette
                     timeout=timeout,
                     what="the three tasks to run and the rejected one to reach the DLQ",
                 )
+                # fail_late's ACK follows its "started" (its failure is settled by the main
+                # process): stopping before then would hand it back, on a loaded machine
+                workers.wait_settled(timeout=timeout)
                 workers.stop()  # anything unacknowledged would now be back in the queue
                 result.runs = _started(workers)
                 result.left_in_work_queue = _count(channel, workers.queue)

@@ -127,6 +127,22 @@ class WorkerSet:
         self.workers[nodename].kill_group()
         return killed_at
 
+    def wait_settled(self, *, timeout: float) -> None:
+        """Wait until no worker's main process holds a request: every message it received is
+        ACKed, rejected or handed back. Celery drops a request from ``inspect().active()``
+        in the same step that settles its message (``Request.on_failure``: ``task_ready``,
+        then ``acknowledge``), and answers ``inspect`` from that same loop; a task's own
+        log line comes from the pool process, before the main process has settled it."""
+        nodes = list(self.workers)
+        inspect = self.client.control.inspect(destination=nodes, timeout=1.0, limit=len(nodes))
+
+        def settled() -> bool:
+            active, reserved = inspect.active() or {}, inspect.reserved() or {}
+            answered = set(active) >= set(nodes) and set(reserved) >= set(nodes)
+            return answered and not any(active[n] or reserved[n] for n in nodes)
+
+        wait_until(settled, timeout=timeout, what="every worker to settle its messages")
+
     def wait_log(self, nodename: str, pattern: str, *, timeout: float) -> None:
         """Wait until the worker's log matches ``pattern`` (a regular expression)."""
         log = self.workers[nodename].log

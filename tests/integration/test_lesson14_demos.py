@@ -24,6 +24,27 @@ def needs(*services: str) -> None:
         pytest.skip(reason)  # only when a service is unreachable: the reason names it
 
 
+def test_a_worker_is_not_settled_while_a_task_runs(tmp_path: Path) -> None:
+    """``WorkerSet.wait_settled`` (what the dead-letter demo waits for before it stops its
+    worker) refuses while a request is still the main process's, then agrees."""
+    needs("RabbitMQ")
+    from ticketflow_lab.lesson14_workers import WorkerSet
+    from ticketflow_lab.live_services import url
+    from ticketflow_lab.waiting import WaitTimeout, wait_until
+
+    with WorkerSet(tmp_path, broker_url=url("RabbitMQ"), prefix="lesson14.work") as workers:
+        workers.start("settle")
+        workers.send("lesson14.hold", "held")
+        wait_until(
+            lambda: any(e["kind"] == "started" for e in workers.entries()),
+            timeout=60,
+            what="the held task to start",
+        )
+        with pytest.raises(WaitTimeout):
+            workers.wait_settled(timeout=1.0)
+        workers.wait_settled(timeout=60)  # the hold ends by itself (HOLD_SECONDS)
+
+
 def test_reject_reaches_the_dlq_and_a_plain_exception_does_not(tmp_path: Path) -> None:
     needs("RabbitMQ")
     from ticketflow_lab.dead_letter_exchange import CASES, run_reject_vs_exception
