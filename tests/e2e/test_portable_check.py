@@ -23,22 +23,33 @@ from tests.e2e.conftest import FILES, REPO, Course
 pytestmark = pytest.mark.e2e
 
 CODE = ("EX-11-01", "EX-12-01", "EX-13-01")
-#: A probe differs from the others in how it is run (a notebook, pytest, unittest, a database
-#: file of its own, its source read back, the platform asked) or in its logic (ORM or SQL,
-#: formatting, listeners, which mistake). Only the first can differ between the two runners:
-#: the logic, and the message a mistake earns, are the same Python in both. A portable check
-#: of EX-12-01 or EX-13-01 costs 10-15 CPU-s (each run is a fresh interpreter importing
-#: SQLAlchemy; a pytest probe 35 s), so for those two the comparison takes one probe per way
-#: of running and one per way of failing; it takes every EX-11-01 probe, honest or wrong
-#: (2-4 s each), where the pytest way is. The solutions are checked in both modes by
-#: test_check_cli (the Makefile's portable pass).
+#: A probe differs from the others in how it is run (a notebook, pytest, unittest, its own
+#: exit status, a database file of its own, its source read back, the platform asked) or in
+#: its logic (ORM or SQL, formatting, listeners, which mistake). Only the first can differ
+#: between the two runners: the logic, and the message a mistake earns, are the same Python
+#: in both. A portable check costs 2-4 CPU-s for EX-11-01 and 10-15 for EX-12-01 or EX-13-01
+#: (each run is a fresh interpreter; a pytest probe 35 s), so the comparison takes one probe
+#: per way of running and one per way of failing (the cheapest exercise where it has one);
+#: every probe is graded sandboxed, here (``HONEST``), by test_check_cli and by
+#: test_corpus_cli. The solutions are checked in both modes by test_check_cli (the
+#: Makefile's portable pass).
 COMPARED = {
+    "corpus/EX-11-01/correct/display_and_shell.ipynb",  # a notebook: display() and a ! line
+    "corpus/EX-11-01/correct/tagged_cells.ipynb",  # only the tagged cells of a notebook
+    "corpus/EX-11-01/correct/pytest_main.py",  # pytest.main() in the run
+    "corpus/EX-11-01/correct/unittest_main.py",  # unittest.main(): exits with its status
+    "corpus/EX-11-01/correct/unittest_no_exit.py",  # unittest.main(exit=False)
+    "corpus/EX-11-01/correct/main_returns_status.py",  # sys.exit(main()): 0 on success
     "corpus/EX-12-01/correct/display_counts.ipynb",  # a notebook, the result shown by display()
     "corpus/EX-12-01/correct/file_sqlite.py",  # a database file in the run's folder
     "corpus/EX-12-01/correct/unittest_case.py",  # unittest
     "corpus/EX-13-01/correct/getsource_cell.ipynb",  # inspect.getsource on a notebook's function
     "corpus/EX-13-01/correct/platform_cell.ipynb",  # the platform, asked from a cell
-    "wrong/EX-12-01/no_assertions.py",  # runs, asserts nothing: every mutant survives
+    "wrong/EX-11-01/prints_only.py",  # runs, asserts nothing: every mutant survives
+    "wrong/EX-11-01/wrong_expectation.py",  # fails on the real implementation: uncaught
+    "wrong/EX-11-01/wrong_policy.py",  # the calls and the output checks fail, not a mutant
+    "corpus/EX-11-01/wrong/gap_countdown_on_give_up.py",  # one mutant survives: a gap named
+    "wrong/EX-12-01/no_assertions.py",  # asserts nothing, on the ORM exercise
     "wrong/EX-13-01/swallows_everything.py",  # catches what it should let fail
     "wrong/EX-13-01/fails_forever.py",  # fails on the real implementation: the rest cancelled
     "corpus/EX-13-01/wrong/gap_failure_not_asserted.py",  # one mutant survives: a gap named
@@ -49,7 +60,7 @@ CASES = sorted(
     + [
         str(p.relative_to(REPO))
         for p in (*(FILES / "corpus").glob("EX-*/*/*"), *(FILES / "wrong").glob("EX-*/*.py"))
-        if "EX-11-01" in p.parts or str(p.relative_to(FILES)) in COMPARED
+        if str(p.relative_to(FILES)) in COMPARED
     ]
 )
 #: Every other honest probe and solution, by path from the repo. Each passes with full marks
@@ -132,10 +143,11 @@ def passes_with_full_marks(report: CheckReport) -> None:
 
 
 def test_the_corpus_has_what_the_comparison_needs() -> None:
-    assert {case.split("files/")[-1] for case in CASES} >= COMPARED  # none renamed
-    assert not set(HONEST) & set(CASES) and len(HONEST) >= 15
-    assert len([c for c in CASES if "EX-11-01/correct/" in c]) >= 10
-    assert len([c for c in CASES if "/wrong/" in c]) >= 10
+    assert {case.split("files/")[-1] for case in CASES[1:]} == COMPARED  # none renamed
+    assert CASES[0].startswith("solutions/EX-11-01/")
+    assert not set(HONEST) & set(CASES) and len(HONEST) >= 20
+    assert len([c for c in CASES if "/correct/" in c or c.startswith("solutions/")]) >= 12
+    assert len([c for c in CASES if "/wrong/" in c]) >= 8
     kinds = {Path(c).suffix for c in CASES if "/correct/" in c}
     assert kinds == {".py", ".ipynb"}
 
