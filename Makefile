@@ -77,9 +77,11 @@ ALONE_TESTS := tests/e2e/test_loaded_machine_cli.py tests/unit/grader/runner/tes
 # exercises' corpus is not run twice: tests/e2e/test_portable_check.py already grades each
 # way of running a probe, and each way of failing, in both modes and compares the
 # verdicts, so this pass leaves test_check_cli's wrong probes out (PORTABLE_SKIP) and keeps
-# the command's own path: solutions, starters, root finding, notebooks, check().
+# the command's own path: solutions, starters, root finding, notebooks, check(). It also
+# leaves out the two notebook tests that force a mode themselves: the first pass ran them.
 PORTABLE_TESTS := tests/e2e/test_check_cli.py tests/e2e/test_notebook_api.py
-PORTABLE_SKIP  := not test_wrong_probes_fail_naming_the_mistake
+PORTABLE_SKIP  := not test_wrong_probes_fail_naming_the_mistake \
+  and not test_a_forced_isolation_mode_is_honoured and not test_check_works_in_the_portable_mode
 
 test: setup  ## the whole suite (integration tests skip, with the reason, if a service is unreachable)
 	$(TEST_ENV) $(PY) -m pytest -n $(TEST_JOBS) --dist loadgroup -m "not alone" --durations=30; parallel=$$?; \
