@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import socket
 import threading
 import time
 from pathlib import Path
@@ -42,12 +43,6 @@ def _cpu(pid: int) -> float:
         fields = stat[stat.rindex(")") + 2 :].split()
         total += sum(int(x) for x in fields[11:15]) / TICK
     return total
-
-
-def _own_cpu(pid: int) -> float:
-    """CPU seconds of ``pid`` itself (not its children)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return sum(int(x) for x in fields[11:13]) / TICK
 
 
 def _reference(exercise_id: str) -> tuple[Any, Any, list[str]]:
@@ -103,9 +98,8 @@ SAMPLE_FRAME = {"op": "callattr", "h": 3, "name": "execute", "args": [{"$stmt": 
 def bare_frame(count: int = 2000) -> dict[str, float]:
     """One round trip with nothing in it but the wire: a forked echo process answers each
     frame (``wire.frame``/``parse``, over a socketpair as the oracle's), one at a time. Its
-    CPU per round trip, both sides, is the least any out-of-process oracle pays per frame."""
-    import socket
-
+    CPU per round trip, both sides, is the least any out-of-process oracle pays per frame
+    (the echo has no children: ``_cpu`` is its own)."""
     from grader.proxy import wire
 
     ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -119,12 +113,12 @@ def bare_frame(count: int = 2000) -> dict[str, float]:
         finally:
             os._exit(0)
     theirs.close()
-    before, started = time.process_time(), _own_cpu(pid)
+    before, started = time.process_time(), _cpu(pid)
     for _ in range(count):
         ours.sendall(wire.frame(SAMPLE_FRAME))
         header = ours.recv(wire.HEADER.size, socket.MSG_WAITALL)
         wire.parse(ours.recv(wire.frame_size(header), socket.MSG_WAITALL))
-    mine, echo = time.process_time() - before, _own_cpu(pid) - started
+    mine, echo = time.process_time() - before, _cpu(pid) - started
     ours.close()
     os.waitpid(pid, 0)
     return {

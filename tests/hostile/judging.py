@@ -144,7 +144,7 @@ def sweep(before: Snapshot, course_root: Path, shared: tuple[str, ...] = ()) -> 
     residue = [f"left running: {p}" for p in leftover_processes()]
     changed = before.changed(course_root)
     residue += [f"changed: {p}" for p in before.suspicious(changed)]
-    allowed = [p for p in dropped_files() if p.startswith(shared)] if shared else []
+    allowed = [p for p in dropped_files() if p.startswith(shared)]
     remove_drops(allowed)
     # a drop must last 30 s: a second suite's rlimits cases drop marker files in the shared
     # /tmp and /dev/shm and sweep them after their own grading (seen: cross_run_state.py's)
