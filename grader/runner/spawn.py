@@ -122,7 +122,8 @@ def launch_from_pipe(
     _own_namespaces()  # opened before the first unshare, which moves our net and mnt
     sandbox.unshare(_HOST_SIDE)  # our own pid ns stays; our next children move
     try:
-        init.append(_spawn_init(lifeline[0]))
+        passed_on = (*writes, request_r, *(() if passed is None else (passed,)))
+        init.append(_spawn_init(lifeline[0], passed_on))
         pid = os.fork()
     except BaseException:
         _back_to_own_namespaces()
@@ -157,9 +158,10 @@ def read_request(fd: int) -> RunRequest:
 _HOST_SIDE = CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWNS
 
 
-def _spawn_init(lifeline_r: int) -> int:
+def _spawn_init(lifeline_r: int, runs: Sequence[int]) -> int:
     """I: its stdin the lifeline, its output /dev/null, its own session, no other fd (the
-    host's descriptors are close-on-exec; a passed one is made so on receipt)."""
+    host's descriptors are close-on-exec, a passed one is made so on receipt, and ``runs``,
+    the run's descriptors the zygote received, are closed)."""
     return os.posix_spawn(
         sandbox.INIT,
         ["cat"],
@@ -168,6 +170,7 @@ def _spawn_init(lifeline_r: int) -> int:
             (os.POSIX_SPAWN_DUP2, lifeline_r, 0),
             (os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0),
             (os.POSIX_SPAWN_DUP2, 1, 2),
+            *((os.POSIX_SPAWN_CLOSE, fd) for fd in runs),
         ],
         setsid=True,
     )
