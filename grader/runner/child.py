@@ -32,7 +32,7 @@ import types
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NoReturn
 
-from grader.runner import sandbox, seccomp
+from grader.runner import sandbox, seccomp, userns
 from grader.runner.channel import Recorder
 from grader.runner.model import RunRequest, split_prelude
 from grader.runner.passfd import PASSED_FD
@@ -183,7 +183,8 @@ def main(
         if mode == "namespaces":
             sandbox.hide(hide)
         if drop:
-            _give_to_nobody(workdir)
+            if not userns.entered():  # else the files are ours, and 65534's once dropped
+                _give_to_nobody(workdir)
             sandbox.drop_privileges()
         sandbox.apply_rlimits(request.limits)
         _filter_syscalls(mode)

@@ -134,6 +134,9 @@ class ForkServer:
         #: Whether student code runs as uid 65534 (always in "namespaces" mode; in "rlimits"
         #: mode only when the host is root and nobody can reach the Python installation).
         self.runs_as_nobody: bool = bool(ready.get("as_nobody"))
+        #: Whether its runs see the machine's device nodes (a user's grader: ``userns``): a
+        #: lock on one is seen by a run executing at the same time, so they run one by one.
+        self.one_at_a_time: bool = bool(ready.get("shared_devices"))
         #: What the host leaves behind if it dies before its own cleanup ("rlimits").
         self.cleanup = _cleanup_of(ready)
 
@@ -173,6 +176,8 @@ class ForkServer:
         if it raised one)."""
         if max_parallel < 1:
             raise ValueError("max_parallel must be >= 1")
+        if self.one_at_a_time:
+            max_parallel = 1
         payloads = []
         for request in requests:
             try:

@@ -12,7 +12,7 @@ import shutil
 import tempfile
 from collections.abc import Collection
 
-from grader.runner import cgroups, sandbox, spawn, view
+from grader.runner import cgroups, reach, sandbox, spawn, userns, view
 from grader.runner.model import RunnerError
 
 #: The runs' file-system view ("namespaces" only) and whether they drop to nobody.
@@ -24,7 +24,7 @@ def host_layout(mode: str) -> Layout:
     the preload; a master works it out for every host it forks). "namespaces": this process
     moves to a mount namespace of its own, where the view's staging layers live."""
     needed = sandbox.needed_paths()
-    plan = view.build(view.allowed_paths()) if mode == "namespaces" else None
+    plan = view.build(reach.allowed_paths()) if mode == "namespaces" else None
     # rlimits mode as root: run the student as nobody when nobody can reach the interpreter
     drop = mode == "namespaces" or (
         os.geteuid() == 0 and not sandbox.unreachable_for_nobody(needed)
@@ -84,10 +84,14 @@ def preload(entry: str) -> None:
 
 
 def choose_isolation(requested: str) -> str:
+    """The mode this process's runs get. "namespaces" not as root: this process becomes root
+    of a user namespace of its own first (``userns``), so call it before starting a thread."""
     if requested == "rlimits":
         return "rlimits"
     reason = sandbox.namespaces_unavailable()
     if reason is None:
+        if os.geteuid() != 0:
+            userns.enter()
         return "namespaces"
     if requested == "namespaces":
         raise RunnerError(f"isolation='namespaces' is not available: {reason}")

@@ -82,7 +82,7 @@ import os
 import resource
 import sys
 
-from grader.runner import view
+from grader.runner import userns, view
 from grader.runner.model import RUN_ENVIRONMENT, Limits
 from grader.runner.mounts import (
     hide,
@@ -137,39 +137,51 @@ def drop_privileges() -> bool:
     itself): kernel keyrings are per (user namespace, uid), so without this every run of uid
     65534 would share one persistent user keyring, a channel between runs. It also gives the
     run its own RLIMIT_NPROC count. Skipped (False) when the kernel refuses unprivileged user
-    namespaces or the prelude left threads running.
+    namespaces or the prelude left threads running. In a user's grader (``userns``) only
+    the nested namespace can make 65534 (from its root, the user's own uid): required there.
     """
-    os.setgroups([])
-    os.setresgid(NOBODY, NOBODY, NOBODY)
-    os.setresuid(NOBODY, NOBODY, NOBODY)
-    if os.geteuid() != NOBODY or os.getegid() != NOBODY:
-        raise OSError("privilege drop did not take effect")
+    as_user = userns.entered()
+    if not as_user:
+        os.setgroups([])
+        os.setresgid(NOBODY, NOBODY, NOBODY)
+        os.setresuid(NOBODY, NOBODY, NOBODY)
+        if os.geteuid() != NOBODY or os.getegid() != NOBODY:
+            raise OSError("privilege drop did not take effect")
     _join_fresh_session_keyring()
     prctl(PR_SET_DUMPABLE, 1)  # else /proc/self/*_map belong to root after the setuid
     try:
         unshare(CLONE_NEWUSER)
     except OSError:
+        if as_user:
+            raise
         isolated = False
     else:
         isolated = True
-        for path, text in _ID_FILES:
+        for path, text in _USER_ID_FILES if as_user else _ID_FILES:
             fd = os.open(path, os.O_WRONLY)
             try:
                 os.write(fd, text)
             finally:
                 os.close(fd)
         _drop_all_capabilities()  # the creator of a user ns holds every capability inside it
+        if os.geteuid() != NOBODY or os.getegid() != NOBODY:
+            raise OSError("privilege drop did not take effect")
     prctl(PR_SET_DUMPABLE, 0)
     prctl(PR_SET_NO_NEW_PRIVS, 1)
     return isolated
 
 
-CLONE_NEWUSER = 0x10000000
+CLONE_NEWUSER = userns.CLONE_NEWUSER
 _ID_MAP = f"{NOBODY} {NOBODY} 1\n".encode()
 _ID_FILES = (
     (b"/proc/self/setgroups", b"deny"),
     (b"/proc/self/uid_map", _ID_MAP),
     (b"/proc/self/gid_map", _ID_MAP),
+)
+_USER_ID_FILES = (
+    (b"/proc/self/setgroups", b"deny"),
+    (b"/proc/self/uid_map", userns.NESTED_ID_MAP),
+    (b"/proc/self/gid_map", userns.NESTED_ID_MAP),
 )
 _KEYCTL_JOIN_SESSION_KEYRING = 1
 
@@ -219,9 +231,11 @@ def scrub_environ(home: str) -> None:
 
 
 def namespaces_unavailable() -> str | None:
-    """Why "namespaces" isolation cannot be used here, or None if it can (forks a probe)."""
-    if os.geteuid() != 0:
-        return f"namespaces isolation needs root (running as uid {os.geteuid()})"
+    """Why "namespaces" isolation cannot be used here, or None if it can (forks a probe).
+
+    Not as root, the probe first becomes root of a user namespace of its own, as the grader
+    then does (``userns``)."""
+    as_user = os.geteuid() != 0 and not userns.entered()
     if not os.access(INIT, os.X_OK):
         return f"namespaces isolation needs {INIT} (PID 1 of each run)"
     read_end, write_end = os.pipe()
@@ -229,6 +243,16 @@ def namespaces_unavailable() -> str | None:
     if pid == 0:  # pragma: no cover - runs in the probe child
         os.close(read_end)
         try:
+            if as_user:
+                try:
+                    userns.enter()
+                except OSError as exc:
+                    os.write(write_end, f"the kernel refuses user namespaces: {exc}".encode())
+                    os._exit(1)
+                middle = os.fork()  # in the PID namespace ``enter`` made, as the grader's are
+                if middle != 0:
+                    _, status = os.waitpid(middle, 0)
+                    os._exit(0 if status == 0 else 1)
             unshare(NS_FLAGS)
             inner = os.fork()
             if inner == 0:

@@ -89,7 +89,9 @@ def pivot_root(new_root: str, put_old: str) -> None:
 def die_with_parent(expected_parent: int) -> None:
     """SIGKILL this process when its parent dies (and bail out if that already happened)."""
     prctl(PR_SET_PDEATHSIG, 9)
-    if os.getppid() != expected_parent:
+    # 0: the parent lives in an ancestor PID namespace (a user's grader: ``userns``), so it
+    # is alive; an orphan's new parent is always one its own namespace can name
+    if os.getppid() not in (expected_parent, 0):
         os._exit(137)
 
 

@@ -2,40 +2,46 @@
 the libraries they load, a few files of /etc, fresh devices, /proc, /tmp and its own working
 folder; nothing else exists for it.
 
-How (Linux, "namespaces" mode, as root):
+How (Linux, "namespaces" mode, as root of the machine or of the grader's own user namespace,
+``userns``):
 
 * ``build``, once per master (or stand-alone host), in the grader's own private mount
-  namespace: a small tmpfs, the *staging layer*, holds one overlayfs whiteout for every
-  entry of every directory on the way to an allowed path that is not itself allowed, the
-  synthetic files (``/etc/passwd`` knows only root and nobody), and empty opaque
-  directories where the run gets fresh mounts (/dev, /proc, /tmp, /var/tmp).
-* ``enter``, per run, in the run's fresh mount namespace: a read-only overlay of the staging
-  layer on the host's file system becomes the run's root (``pivot_root``; the old root is put
-  under /proc and covered by the run's own procfs), with a fresh /dev (its own device nodes),
-  devpts, /proc and tmpfs /tmp, /var/tmp, /dev/shm.
+  namespace: a small tmpfs holds the *staging layers*, one per host directory the view
+  reaches into (its anchor: for root, each mount point the view reaches, ``/`` first; for a
+  user, each highest directory with no mount below it). A layer holds one overlayfs
+  whiteout for every entry on the way to an allowed path that is not itself allowed, and
+  the synthetic files (``/etc/passwd`` knows only root and nobody) and the directories
+  where the run gets fresh mounts (/dev, /proc, /tmp, /var/tmp) that fall in its anchor;
+  for a user, a base layer holds the rest (top folders, links, small files copied).
+* ``enter``, per run, in the run's fresh mount namespace: read-only overlays of the layers on
+  their anchors become the run's root (``pivot_root``; the old root is put under /proc and
+  covered by the run's own procfs), with a fresh /dev (its own device nodes, or for a user
+  the machine's, bound read-only), devpts, /proc and tmpfs /tmp, /var/tmp, /dev/shm.
 
-Why an overlay rather than bind mounts: every file of an overlay mount is an inode of that
+Why overlays rather than bind mounts: every file of an overlay mount is an inode of that
 mount, so a lock one run takes on a shared file (``flock``, ``fcntl``) is invisible to every
-other run, while locks among the run's own processes work as SQLite documents. The
-staging layer's lower file system is remounted read-only first in the run's namespace, so
-reading a file never updates its access time on the host (no bit left for a later run).
+other run, while locks among the run's own processes work as SQLite documents. (A user's
+device nodes are the machine's inodes: a user's runs go one at a time, ``client``.) The
+anchors' file systems are remounted read-only first in the run's namespace, so reading a
+file never updates its access time on the host (no bit left for a later run).
 Page-cache probes are refused by the system-call allow-list (``allowlist``).
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
+import shutil
 import stat
-import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from grader.runner import elfdeps
+from grader.runner import userns
+from grader.runner.reach import FRESH_DIRS, STAGING_AT, entries, under
 from grader.runner.syscalls import (
     _SAFE,
     CLONE_NEWNS,
     MS_BIND,
+    MS_NODEV,
     MS_NOEXEC,
     MS_NOSUID,
     MS_PRIVATE,
@@ -48,16 +54,6 @@ from grader.runner.syscalls import (
     unshare,
 )
 
-#: Where the staging layers live, in the grader's own private mount namespace: the machine's
-#: /run (local services' sockets) is of no use to the grader's processes, and a run's view
-#: has none.
-STAGING_AT = "/run"
-#: Directories of the view that get fresh mounts in every run.
-FRESH_DIRS = ("/dev", "/proc", "/tmp", "/var/tmp")
-#: Files of /etc a run may read; the others do not exist for it.
-ETC_FILES = ("/etc/ld.so.cache", "/etc/localtime")
-#: Whole trees a run may read besides the interpreter's (time zones, the C.UTF-8 locale).
-DATA_TREES = ("/usr/share/zoneinfo", "/usr/lib/locale/C.utf8")
 #: Synthetic files: what a run needs to know about users and names, and nothing more.
 SYNTHETIC = {
     "/etc/passwd": "root:x:0:0:root:/root:/usr/sbin/nologin\n"
@@ -66,20 +62,6 @@ SYNTHETIC = {
     "/etc/hosts": "127.0.0.1 localhost\n::1 localhost\n",
     "/etc/nsswitch.conf": "passwd: files\ngroup: files\nhosts: files\n",
 }
-#: Libraries loaded by name rather than by DT_NEEDED: by the C library itself (libgcc_s, to
-#: unwind a cancelled thread) and by wheels, which may link the manylinux policy's system
-#: libraries.
-BY_NAME = (
-    "libgcc_s.so.1",
-    "libstdc++.so.6",
-    "libm.so.6",
-    "libdl.so.2",
-    "librt.so.1",
-    "libpthread.so.0",
-    "libutil.so.1",
-    "libresolv.so.2",
-    "libz.so.1",
-)
 _DEVICES = {"null": (1, 3), "zero": (1, 5), "full": (1, 7), "random": (1, 8), "urandom": (1, 9)}
 _DEV_LINKS = {
     "fd": "/proc/self/fd",
@@ -92,97 +74,21 @@ _DEV_LINKS = {
 
 @dataclass(frozen=True)
 class View:
-    """The staging layers, one per file system an allowed path lies on: (mount point on the
-    host, staging directory), the root's first; and the empty directory the run's root is
-    mounted on."""
+    """What ``enter`` mounts. Each layer is (anchor, staging directory): the staging
+    directory's whiteouts and synthetic files over the host directory ``anchor``, mounted
+    on ``root`` + anchor, parents first. As root the anchors are the mount points the view
+    reaches, ``/`` first. For a user (``userns``) the machine's mounts are locked and an
+    overlay cannot take a directory with a mount below it: each anchor is then the highest
+    directory with none, and ``base`` (the run's top folders, links and copied files, over
+    ``empty``) is the run's root beneath them; the host's mounts ``sealed`` are made
+    read-only first; a user's devices are the machine's, bound (``bound_devices``)."""
 
     layers: tuple[tuple[str, str], ...]
     root: str
-
-
-# -- what a run may see (in the host, after the preload) -------------------------------------
-
-
-def allowed_paths() -> set[str]:
-    """The interpreter and its prefixes, the top-level packages loaded from elsewhere, every
-    file mapped into this process, the libraries the interpreter's extension modules load,
-    and ``ETC_FILES``/``DATA_TREES``; each with the symbolic links on the way to it."""
-    prefixes = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
-    wanted = {p for p in prefixes if os.path.isdir(p)}
-    wanted.add(sys.executable)
-    loader = elfdeps.interpreter(os.path.realpath(sys.executable))
-    if loader:  # the path the kernel opens to execute the interpreter again
-        wanted.add(loader)
-    for module in list(sys.modules.values()):
-        path = getattr(module, "__file__", None)
-        if isinstance(path, str) and not any(_under(path, p) for p in prefixes):
-            wanted.add(_top_level(module.__name__, path))
-    mapped = {p for p in _mapped_files() if os.path.isfile(p)}
-    wanted |= mapped
-    version = f"python{sys.version_info[0]}.{sys.version_info[1]}"
-    dynload = os.path.join(sys.base_exec_prefix, "lib", version, "lib-dynload")
-    modules = [os.path.join(dynload, n) for n in _listdir(dynload) if n.endswith(".so")]
-    wanted |= elfdeps.needed([*modules, *(m for m in mapped if ".so" in m)])
-    wanted |= elfdeps.found(BY_NAME)
-    wanted |= {p for p in (*ETC_FILES, *DATA_TREES) if os.path.lexists(p)}
-    found: set[str] = set()
-    for path in wanted:
-        found |= _resolved(os.path.abspath(path))
-    # never a whole file system, nor what the run gets fresh (or never) anyway
-    return {p for p in found if p != "/" and not any(_under(p, d) for d in _NOT_FROM_HOST)}
-
-
-#: Paths never taken from the host: fresh in every run, or the grader's own staging.
-_NOT_FROM_HOST = (*FRESH_DIRS, "/sys", "/dev/shm", STAGING_AT)
-
-
-def _top_level(name: str, path: str) -> str:
-    """A module's top-level package directory (or the plain module file itself)."""
-    depth = name.count(".") + (1 if os.path.basename(path).startswith("__init__.") else 0)
-    for _ in range(depth):
-        path = os.path.dirname(path)
-    return path
-
-
-def _mapped_files() -> set[str]:
-    found = set()
-    with contextlib.suppress(OSError), open("/proc/self/maps", encoding="utf-8") as f:
-        for line in f:
-            fields = line.split(maxsplit=5)
-            if len(fields) == 6 and fields[5].startswith("/") and "(deleted)" not in fields[5]:
-                found.add(fields[5].rstrip("\n"))
-    return found
-
-
-def _resolved(path: str, depth: int = 0) -> set[str]:
-    """``path`` and every symbolic link met on the way to it (each link and its target)."""
-    if depth > 16:
-        return set()
-    found: set[str] = set()
-    current = "/"
-    parts = [p for p in path.split("/") if p]
-    for index, part in enumerate(parts):
-        nxt = os.path.join(current, part)
-        if os.path.islink(nxt):
-            found.add(nxt)
-            target = os.path.normpath(os.path.join(current, os.readlink(nxt)))
-            rest = "/".join(parts[index + 1 :])
-            return found | _resolved(os.path.join(target, rest) if rest else target, depth + 1)
-        current = nxt
-    if os.path.lexists(current):
-        found.add(current)
-    return found
-
-
-def _under(path: str, root: str) -> bool:
-    return path == root or path.startswith(root.rstrip("/") + "/")
-
-
-def _listdir(path: str) -> list[str]:
-    try:
-        return os.listdir(path)
-    except OSError:
-        return []
+    base: str | None
+    empty: str
+    sealed: tuple[str, ...]
+    bound_devices: bool
 
 
 # -- the staging layers (in the host, once) ---------------------------------------------------
@@ -195,31 +101,88 @@ def _mount_points() -> list[str]:
 
 
 def build(allowed: Iterable[str]) -> View:
-    """In the grader's own process, as root: leave the machine's mount namespace (a private
-    copy that still receives the machine's new mounts) and write the staging layers."""
+    """In the grader's own process, as root (of the machine, or of its own user namespace):
+    leave the machine's mount namespace (a private copy that still receives the machine's
+    new mounts) and write the staging layers."""
     unshare(CLONE_NEWNS)
     mount(None, "/", None, MS_REC | MS_SLAVE, None)
     mount("tmpfs", STAGING_AT, "tmpfs", _SAFE | MS_NOEXEC, "size=4m,mode=0700")
     points = _mount_points()
-    by_fs: dict[str, set[str]] = {}
-    for path in {*allowed, *FRESH_DIRS, *SYNTHETIC}:
-        # fresh directories and synthetic files are the root layer's, whatever is mounted there
-        own = path in FRESH_DIRS or path in SYNTHETIC
-        point = "/" if own else next(p for p in points if _under(path, p))
-        by_fs.setdefault(point, set()).add(path)
-        while point != "/":  # the mount point itself must show in the layer below it
-            below = next(p for p in points if p != point and _under(point, p))
-            by_fs.setdefault(below, set()).add(point)
-            point = below
+    locked = userns.entered()  # the machine's mounts are locked for a user (``userns``)
+    anchors: dict[str, set[str]] = {} if locked else {"/": set()}
+    base = os.path.join(STAGING_AT, "base")
+    pending = sorted(allowed)
+    while pending:
+        path = pending.pop()
+        anchor = _anchor(path, points) if locked else _mount_of(path, points)
+        if anchor is not None:
+            anchors.setdefault(anchor, set()).add(path)
+        elif os.path.islink(path):
+            _place(base, path)
+            os.symlink(os.readlink(path), base + path)
+        elif os.path.isfile(path):
+            _place(base, path)
+            shutil.copyfile(path, base + path)
+            os.chmod(base + path, 0o644)
+        elif os.path.isdir(path):  # a mount lies below it: its entries one by one
+            os.makedirs(base + path, 0o755, exist_ok=True)
+            pending += [os.path.join(path, name) for name in entries(path)]
+    if not locked:  # a mount point must show in the layer below it
+        for point in [anchor for anchor in anchors if anchor != "/"]:
+            while point != "/":
+                below = _mount_of(os.path.dirname(point), points)
+                anchors.setdefault(below, set()).add(point)
+                point = below
+    for path in (*FRESH_DIRS, *SYNTHETIC):
+        owners = [anchor for anchor in anchors if under(path, anchor)]
+        if owners:  # kept in that layer (a fresh dir is mounted over in each run)
+            anchors[max(owners, key=len)].add(path)
+        elif path in SYNTHETIC:
+            _place(base, path)
+            _write(base + path, SYNTHETIC[path])
+        else:
+            os.makedirs(base + path, 0o755, exist_ok=True)
     layers = []
-    for index, (point, paths) in enumerate(sorted(by_fs.items(), key=lambda i: len(i[0]))):
+    for index, (anchor, paths) in enumerate(sorted(anchors.items())):
         staging = os.path.join(STAGING_AT, f"layer{index}")
         os.mkdir(staging, 0o755)
-        _whiteouts(point, staging, paths)
-        layers.append((point, staging))
-    root = os.path.join(STAGING_AT, "root")
+        _whiteouts(anchor, staging, paths)
+        if locked:
+            os.makedirs(base + anchor, 0o755, exist_ok=True)  # where its overlay goes
+        layers.append((anchor, staging))
+    empty, root = os.path.join(STAGING_AT, "empty"), os.path.join(STAGING_AT, "root")
+    os.mkdir(empty, 0o755)
     os.mkdir(root, 0o755)
-    return View(tuple(layers), root)
+    sealed = sorted({_mount_of(anchor, points) for anchor, _ in layers}, key=len)
+    return View(tuple(layers), root, base if locked else None, empty, tuple(sealed), locked)
+
+
+def _anchor(path: str, points: list[str]) -> str | None:
+    """For a user: the shortest directory on the way to ``path`` (``path`` included, ``/``
+    never) with no mount point below it, which an overlay may take as its lower layer
+    though the machine's mounts are locked. None if there is none."""
+    current = ""
+    for part in path.strip("/").split("/"):
+        current += "/" + part
+        if os.path.islink(current) or not os.path.isdir(current):
+            return None
+        if not any(under(p, current) and p != current for p in points):
+            return current
+    return None
+
+
+def _mount_of(path: str, points: list[str]) -> str:
+    return next(p for p in points if under(path, p))  # longest first
+
+
+def _place(base: str, path: str) -> None:
+    os.makedirs(base + os.path.dirname(path), 0o755, exist_ok=True)
+
+
+def _write(at: str, text: str) -> None:
+    with open(at, "w", encoding="utf-8") as f:
+        f.write(text)
+    os.chmod(at, 0o644)
 
 
 def _whiteouts(point: str, staging: str, paths: set[str]) -> None:
@@ -230,24 +193,22 @@ def _whiteouts(point: str, staging: str, paths: set[str]) -> None:
         for index, part in enumerate(parts):
             keep.setdefault("/".join(parts[:index]), set()).add(part)
     for folder, names in keep.items():
-        if folder and any(_under(folder, w) for w in whole if w != "."):
+        if folder and any(under(folder, w) for w in whole if w != "."):
             continue  # inside a tree allowed whole
         target = os.path.join(staging, folder)
         os.makedirs(target, 0o755, exist_ok=True)
-        for name in _listdir(os.path.join(point, folder)):
+        for name in entries(os.path.join(point, folder)):
             if name not in names:
                 os.mknod(os.path.join(target, name), stat.S_IFCHR | 0o600, 0)  # a whiteout
     for path in (*FRESH_DIRS, *SYNTHETIC):
-        if not _under(path, point) or point != "/":
+        if not under(path, point):
             continue
-        at = os.path.join(staging, path.lstrip("/"))
+        at = os.path.join(staging, os.path.relpath(path, point))
         if path in SYNTHETIC:
-            with open(at, "w", encoding="utf-8") as f:
-                f.write(SYNTHETIC[path])
-            os.chmod(at, 0o644)
+            _place(staging, "/" + os.path.relpath(path, point))
+            _write(at, SYNTHETIC[path])
         else:
             os.makedirs(at, 0o755, exist_ok=True)
-            os.setxattr(at, "trusted.overlay.opaque", b"y")  # nothing of the host's shows
 
 
 # -- the run's root (in the run, as root in its fresh namespaces) -----------------------------
@@ -256,14 +217,17 @@ def _whiteouts(point: str, staging: str, paths: set[str]) -> None:
 def enter(view: View, tmpfs_bytes: int) -> None:
     """Make the view the run's root; afterwards nothing outside it can be named."""
     mount(None, "/", None, MS_REC | MS_PRIVATE, None)
-    for index, (point, staging) in enumerate(view.layers):
+    for point in view.sealed:
         # read-only first: the overlay's copy of the lower mount then never updates atimes
         mount(None, point, None, MS_REMOUNT | MS_BIND | MS_RDONLY | _remount_flags(point), None)
-        target = view.root if index == 0 else view.root + point
-        options = f"lowerdir={_escaped(staging)}:{_escaped(point)}"
-        mount("overlay", target, "overlay", MS_RDONLY | _SAFE, options)
     root = view.root
-    _fresh_dev(root + "/dev", tmpfs_bytes)
+    if view.base is not None:
+        lower = f"lowerdir={_escaped(view.base)}:{_escaped(view.empty)}"
+        mount("overlay", root, "overlay", MS_RDONLY | _SAFE, lower)
+    for anchor, staging in view.layers:  # parents first
+        options = f"lowerdir={_escaped(staging)}:{_escaped(anchor)}"
+        mount("overlay", root + anchor.rstrip("/"), "overlay", MS_RDONLY | _SAFE, options)
+    _fresh_dev(root + "/dev", tmpfs_bytes, view.bound_devices)
     tmp = f"size={tmpfs_bytes},nr_inodes=16384,mode=1777"
     for folder in ("/tmp", "/var/tmp"):
         mount("tmpfs", root + folder, "tmpfs", _SAFE, tmp)
@@ -275,12 +239,18 @@ def enter(view: View, tmpfs_bytes: int) -> None:
     mount("proc", "/proc", "proc", _SAFE | MS_NOEXEC, None)
 
 
-def _fresh_dev(dev: str, tmpfs_bytes: int) -> None:
+def _fresh_dev(dev: str, tmpfs_bytes: int, bound: bool) -> None:
     mount("tmpfs", dev, "tmpfs", MS_NOSUID | MS_NOEXEC, "size=64k,nr_inodes=64,mode=0755")
     for name, (major, minor) in _DEVICES.items():
         path = f"{dev}/{name}"
-        os.mknod(path, stat.S_IFCHR | 0o666, os.makedev(major, minor))
-        os.chmod(path, 0o666)  # the umask took some bits
+        if bound:  # a user cannot make a device node: the machine's, read-only (no atime)
+            os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o666))
+            mount(f"/dev/{name}", path, None, MS_BIND, None)
+            flags = MS_REMOUNT | MS_BIND | MS_RDONLY | _remount_flags(path)
+            mount(None, path, None, flags, None)
+        else:
+            os.mknod(path, stat.S_IFCHR | 0o666, os.makedev(major, minor))
+            os.chmod(path, 0o666)  # the umask took some bits
     for name, target in _DEV_LINKS.items():
         os.symlink(target, f"{dev}/{name}")
     os.mkdir(f"{dev}/pts", 0o755)
@@ -297,16 +267,26 @@ def probe() -> None:
     (``sandbox.namespaces_unavailable``)."""
     mount(None, "/", None, MS_REC | MS_PRIVATE, None)
     mount("tmpfs", STAGING_AT, "tmpfs", _SAFE | MS_NOEXEC, "size=64k,mode=0700")
-    layer, root = os.path.join(STAGING_AT, "layer"), os.path.join(STAGING_AT, "root")
-    os.mkdir(layer)
-    os.mkdir(root)
-    mount("overlay", root, "overlay", MS_RDONLY | _SAFE, f"lowerdir={layer}:/")
+    names = ("layer", "empty", "root")
+    layer, empty, root = (os.path.join(STAGING_AT, name) for name in names)
+    for folder in (layer, empty, root):
+        os.mkdir(folder)
+    mount("overlay", root, "overlay", MS_RDONLY | _SAFE, f"lowerdir={layer}:{empty}")
 
 
 def _remount_flags(point: str) -> int:
-    """The flags a bind remount must keep (the kernel refuses to drop a locked one)."""
+    """The flags a bind remount must keep (the kernel refuses to drop a locked one): nosuid,
+    nodev, noexec and the access-time rule (``ST_*`` bits, the same as ``MS_*`` but
+    relatime's)."""
     flags = os.statvfs(point).f_flag
-    return flags & (MS_NOSUID | 4 | MS_NOEXEC)  # ST_NOSUID, ST_NODEV, ST_NOEXEC
+    kept = flags & (MS_NOSUID | MS_NODEV | MS_NOEXEC | _ST_NOATIME | _ST_NODIRATIME)
+    if flags & _ST_RELATIME:
+        return kept | _MS_RELATIME
+    return kept if flags & _ST_NOATIME else kept | _MS_STRICTATIME
+
+
+_ST_NOATIME, _ST_NODIRATIME, _ST_RELATIME = 1024, 2048, 4096
+_MS_RELATIME, _MS_STRICTATIME = 1 << 21, 1 << 24
 
 
 def _escaped(path: str) -> str:

@@ -32,7 +32,8 @@ import time
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
-from grader.runner import sandbox, spawn
+from grader.runner import sandbox, spawn, userns
+from grader.runner.syscalls import CLONE_NEWNET
 from grader.runner.view import View
 
 #: Descriptors of a "start" message, in order (a passed one, if any, comes last).
@@ -141,6 +142,8 @@ class _Zygote:
 def _serve(sock: socket.socket, host: int, hide: Sequence[str], plan: View | None) -> NoReturn:
     sandbox.die_with_parent(host)
     sandbox.close_fds_except({2, sock.fileno()})  # the host's pipes are the host's alone
+    if userns.entered():  # a namespace ours owns, to return to after each run (``userns``)
+        sandbox.unshare(CLONE_NEWNET)
     with contextlib.suppress(ChildProcessError):  # its argument parser's names, made once:
         os.wait4(-1, os.WNOHANG)  # else they appear with the first run reaped (H17)
     gc.freeze()  # as the host did: runs forked from here do not touch every object's header

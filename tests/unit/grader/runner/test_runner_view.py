@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.runner import ForkServer, Limits, RunRequest, view
+from grader.runner import ForkServer, Limits, RunRequest, reach, view
 
 from .helpers import server_for
 
@@ -76,7 +76,7 @@ def _look_around(server: ForkServer) -> dict[str, object]:
 
 def test_etc_holds_only_what_a_run_needs(server: ForkServer) -> None:
     expected = {*(os.path.basename(p) for p in view.SYNTHETIC)}
-    expected |= {os.path.basename(p) for p in view.ETC_FILES if os.path.lexists(p)}
+    expected |= {os.path.basename(p) for p in reach.ETC_FILES if os.path.lexists(p)}
     assert _look_around(server)["etc"] == sorted(expected)
 
 

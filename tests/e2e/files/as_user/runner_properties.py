@@ -1,0 +1,108 @@
+"""Run as an ordinary user (``test_as_a_user``): the view's properties, through the runner.
+
+Prints one JSON object: what a pair of runs holding and looking for locks saw, what the
+run's root holds, what it reaches of its PID 1, what a read of a file of the view printed
+(the test watches its access time), and how SQLite locked inside one run.
+"""
+
+import json
+import os
+import sys
+
+from grader.runner import ForkServer, Limits, RunRequest
+
+LIMITS = Limits(wall_seconds=20)
+SHARED = ("os.__file__", "'/etc/passwd'", "'/etc/ld.so.cache'", "'/dev/null'", "'/dev/zero'")
+HOLD = """
+import fcntl, os, struct, time
+for path in ({shared}):
+    fd = os.open(path, os.O_RDONLY)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    fcntl.fcntl(fd, fcntl.F_SETLK, struct.pack("hhqqi", fcntl.F_RDLCK, 0, 0, 0, 0))
+print("holding", flush=True)
+time.sleep(2)
+"""
+LOOK = """
+import errno, fcntl, os, struct, time
+time.sleep(1)
+seen = []
+for path in ({shared}):
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        query = struct.pack("hhqqi", fcntl.F_WRLCK, 0, 0, 0, 0)
+        kind = struct.unpack("hhqqi", fcntl.fcntl(fd, fcntl.F_GETLK, query))[0]
+        seen.append("free" if kind == fcntl.F_UNLCK else "record lock seen")
+    except OSError as exc:
+        seen.append("held by another run" if exc.errno == errno.EWOULDBLOCK else exc.errno)
+print(seen)
+"""
+LOOK_AROUND = """
+import json, os
+print(json.dumps({"uid": os.getuid(), "root": sorted(os.listdir("/")),
+                  "dev": sorted(os.listdir("/dev")), "null": open("/dev/null", "w").write("x"),
+                  "etc": sorted(os.listdir("/etc"))}))
+"""
+#: The attack: PID 1 (``cat``) is the user's own uid on the machine here, as the student is,
+#: but it holds the capabilities of the grader's user namespace: its memory would let the
+#: student out of the seccomp filter.
+PID_1 = """
+import json, os
+found = {}
+for name in ("mem", "maps", "environ", "root", "cwd", "exe", "fd/0"):
+    try:
+        if name in ("root", "cwd", "exe", "fd/0"):
+            found[name] = os.readlink(f"/proc/1/{name}")
+        else:
+            with open(f"/proc/1/{name}", "r+b" if name == "mem" else "rb") as f:
+                found[name] = len(f.read(16))
+    except OSError as exc:
+        found[name] = type(exc).__name__
+found["fd"] = sorted(os.listdir("/proc/1/fd"))
+print(json.dumps(found))
+"""
+READ_IT = """
+with open({path!r}, "rb") as f:
+    print(len(f.read()))
+"""
+SQLITE = """
+import sqlite3
+first = sqlite3.connect("shared.db", timeout=0)
+first.execute("CREATE TABLE t (x)")
+first.execute("BEGIN IMMEDIATE")
+first.execute("INSERT INTO t VALUES (1)")
+second = sqlite3.connect("shared.db", timeout=0)
+try:
+    second.execute("BEGIN IMMEDIATE")
+    print("both got in")
+except sqlite3.OperationalError as exc:
+    print(exc)
+"""
+
+
+def main() -> None:
+    shared = ", ".join(SHARED)
+    found: dict[str, object] = {"uid": os.geteuid()}
+    with ForkServer() as server:
+        found["isolation"] = server.isolation
+        hold, look = server.run_many(
+            [
+                RunRequest(HOLD.format(shared=shared), "probe.py", limits=LIMITS),
+                RunRequest(LOOK.format(shared=shared), "probe.py", limits=LIMITS),
+            ],
+            max_parallel=2,
+        )
+        found["hold"], found["look"] = hold.stdout, look.stdout + look.stderr
+        around = server.run(RunRequest(LOOK_AROUND, "probe.py", limits=LIMITS))
+        found["around"] = json.loads(around.stdout) if around.ok else around.stderr
+        path = os.path.join(os.path.dirname(os.__file__), "this.py")  # its atime: the test's
+        read = server.run(RunRequest(READ_IT.format(path=path), "probe.py", limits=LIMITS))
+        found["read"] = read.stdout + read.stderr
+        pid_1 = server.run(RunRequest(PID_1, "probe.py", limits=LIMITS))
+        found["pid_1"] = json.loads(pid_1.stdout) if pid_1.ok else pid_1.stderr
+        sqlite = server.run(RunRequest(SQLITE, "probe.py", limits=LIMITS))
+        found["sqlite"] = sqlite.stdout + sqlite.stderr
+    json.dump(found, sys.stdout)
+
+
+main()

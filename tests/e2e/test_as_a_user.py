@@ -1,0 +1,167 @@
+"""The sandbox for an ordinary user (``grader.runner.userns``): no root, same properties.
+
+The tests run as root; each command here runs as uid 65534 with no capability, through
+``setpriv``, in a mount namespace of its own where that user can reach the interpreter (a
+root-only home holding it gets a world-readable stand-in). So the grader meets what a
+student's JupyterLab on Linux meets: an unprivileged user, and a kernel that lets users make
+user namespaces.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import stat
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.conftest import FILES, REPO
+
+pytestmark = pytest.mark.e2e
+
+NOBODY = 65534
+DEVICES = ("fd", "full", "null", "ptmx", "pts", "random", "shm", "stderr", "stdin", "stdout")
+DEVICES += ("urandom", "zero")
+TOOLS = ("unshare", "setpriv", "mount")
+
+
+def _blocked(path: str) -> list[str]:
+    """The folders on the way to ``path`` that others may not pass through."""
+    found, current = [], "/"
+    for part in Path(path).parts[1:]:
+        if not os.stat(current).st_mode & stat.S_IXOTH:
+            found.append(current)
+        current = os.path.join(current, part)
+    return found
+
+
+def _stand_in(prefix: str) -> str:
+    """Shell lines giving 65534 a way to ``prefix`` when one root-only folder is in the way:
+    an empty world-readable tmpfs over that folder, with the way to ``prefix`` bound back."""
+    blocked = _blocked(prefix)
+    if not blocked:
+        return ""
+    if len(blocked) > 1 or _blocked(sys.prefix) not in ([], blocked) or _blocked(str(REPO)):
+        pytest.skip(f"uid 65534 cannot reach the interpreter or the course here: {blocked}")
+    top = blocked[0]
+    step = os.path.join(top, Path(prefix).relative_to(top).parts[0])
+    return (
+        f'hold=$(mktemp -d) && mount --bind "{step}" "$hold" && '
+        f'mount -t tmpfs -o mode=0755,size=1m tmpfs "{top}" && mkdir "{step}" && '
+        f'mount --move "$hold" "{step}" && '
+    )
+
+
+@pytest.fixture(scope="module")
+def as_user() -> Iterator[list[str]]:
+    """The command prefix that runs what follows as 65534, with the interpreter in reach."""
+    if os.geteuid() != 0:
+        pytest.skip("needs root to start a process as another user (uid 65534)")
+    missing = [tool for tool in TOOLS if shutil.which(tool) is None]
+    if missing:
+        pytest.skip(f"needs util-linux's {', '.join(missing)}")
+    prefix = os.path.realpath(sys.base_prefix)
+    script = (
+        "mount --make-rprivate / && "
+        + _stand_in(prefix)
+        + f"exec setpriv --reuid {NOBODY} --regid {NOBODY} --clear-groups "
+        '--inh-caps=-all --bounding-set=-all "$@"'
+    )
+    yield ["unshare", "-m", "sh", "-c", script, "as-user"]
+
+
+@pytest.fixture()
+def home() -> Iterator[Path]:
+    """A folder 65534 may read and write (pytest's own are root's alone)."""
+    folder = Path(tempfile.mkdtemp(prefix="as-user-"))
+    os.chmod(folder, 0o755)
+    os.chown(folder, NOBODY, NOBODY)
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def _run(as_user: list[str], home: Path, *argv: str) -> subprocess.CompletedProcess[str]:
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(home), "LANG": "C.UTF-8"}
+    return subprocess.run(
+        [*as_user, sys.executable, *argv],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=home,
+        timeout=120,
+        check=False,
+    )
+
+
+def _answer(home: Path, source: Path) -> Path:
+    target = home / source.name
+    shutil.copyfile(source, target)
+    os.chmod(target, 0o644)
+    return target
+
+
+def test_a_user_gets_the_namespaces_sandbox_and_a_correct_answer_passes(
+    as_user: list[str], home: Path
+) -> None:
+    answer = _answer(home, REPO / "solutions" / "EX-12-01" / "notification_once_probe.py")
+    done = _run(as_user, home, "-m", "grader", "check", "EX-12-01", "--path", str(answer), "--json")
+    assert done.returncode == 0, done.stdout + done.stderr
+    report = json.loads(done.stdout)
+    assert (report["isolation"], report["official"], report["status"]) == (
+        "namespaces",
+        True,
+        "passed",
+    )
+
+
+def test_a_users_run_reads_no_solution_nor_the_grader(as_user: list[str], home: Path) -> None:
+    """The attack: a correct probe that first tries to read the course's secrets."""
+    probe = home / "retry_policy_probe.py"
+    shutil.copyfile(FILES / "probes" / "sees_no_secrets.py", probe)
+    os.chmod(probe, 0o644)
+    assert (REPO / "solutions" / "EX-11-01").is_dir()  # they are on the machine
+    done = _run(as_user, home, "-m", "grader", "check", "EX-11-01", "--path", str(probe), "--json")
+    report = json.loads(done.stdout)
+    failed = [c for c in report["checks"] if not c["passed"]]
+    assert (report["isolation"], report["status"]) == ("namespaces", "passed"), failed
+
+
+def test_a_users_runs_share_no_lock_reach_no_pid_1_and_lock_sqlite_as_outside(
+    as_user: list[str], home: Path
+) -> None:
+    """The attacks of ``test_runner_view`` for a user: the device nodes are the machine's
+    there (a user cannot make one), so two runs at once would see each other's locks on
+    them; a user's runs go one by one instead (``ForkServer.one_at_a_time``)."""
+    read = os.path.join(os.path.dirname(os.__file__), "this.py")
+    before = os.stat(read)
+    old = time.time() - 3 * 86400  # older than relatime's day: a read would update it
+    os.utime(read, (old, before.st_mtime))
+    try:
+        done = _run(as_user, home, str(FILES / "as_user" / "runner_properties.py"))
+        assert os.stat(read).st_atime == pytest.approx(old, abs=1)
+    finally:
+        os.utime(read, (before.st_atime, before.st_mtime))
+    assert done.returncode == 0, done.stderr
+    found = json.loads(done.stdout)
+    assert (found["uid"], found["isolation"], found["hold"]) == (NOBODY, "namespaces", "holding\n")
+    assert found["look"] == f"{['free'] * 5}\n"
+    around = found["around"]
+    assert around["uid"] == NOBODY and around["null"] == 1
+    assert around["dev"] == sorted(DEVICES)
+    assert around["etc"] == sorted(
+        ["group", "hosts", "ld.so.cache", "localtime", "nsswitch.conf", "passwd"]
+    )
+    assert not {"home", "run", "sys", "opt", "srv", "boot"} & set(around["root"])
+    assert int(found["read"]) > 0
+    denied = dict.fromkeys(
+        ("mem", "maps", "environ", "root", "cwd", "exe", "fd/0"), "PermissionError"
+    )
+    assert found["pid_1"] == {**denied, "fd": ["0", "1", "2"]}  # its own folder: names only
+    assert found["sqlite"] == "database is locked\n"
