@@ -11,10 +11,16 @@ zygote, or the host in "rlimits" mode) had in memory are readable by the student
 Only the host's and the zygote's own observations (wait status, rusage, timing, captured
 bytes) are trustworthy.
 
-"namespaces" (root; default when available). Per run: new mount, PID, network, IPC and UTS
+"namespaces" (default when available: as root, or as a user where the kernel lets users
+make user namespaces, ``userns``). Per run: new mount, PID, network, IPC and UTS
 namespaces; the student runs as ``nobody`` (65534, no supplementary groups, no
 capabilities, ``PR_SET_NO_NEW_PRIVS``, own user namespace and session keyring) as PID 2,
-beside the namespace's PID 1 (``INIT``, root; see ``grader.runner.spawn``).
+beside the namespace's PID 1 (``INIT``, root; see ``grader.runner.spawn``). For a user,
+"root" is root of the grader's own user namespace, and the student is 65534 of a nested one:
+on the machine both are the user's uid. PID 1 is then the student's uid, but it holds
+capabilities the student lacks, so the kernel refuses the student its memory, descriptors
+and /proc links (commoncap's ptrace rule) as it does for root's; the student may still
+signal it, which ends only its own run.
 
 * Prevents: seeing any file beyond the allow-list view (``grader.runner.view``: the
   interpreter, the packages loaded, the libraries they load, a synthetic /etc, its own
@@ -44,7 +50,9 @@ beside the namespace's PID 1 (``INIT``, root; see ``grader.runner.spawn``).
   /proc/stat counters, pipe inode numbers: H18). If
   the kernel refuses unprivileged user namespaces (``drop_privileges`` returns False), all
   runs share uid 65534's persistent user keyring (a channel between runs, even sequential
-  ones) and one RLIMIT_NPROC budget.
+  ones) and one RLIMIT_NPROC budget. For a user: the device nodes are the machine's (no
+  user can make one), so a lock on one is seen by a run executing at the same time: a
+  host's runs go one at a time, but two hosts (a batch's jobs) may run at once.
 
 Order inside the namespace (the prelude needs files that get hidden later):
 mounts made private -> the view becomes the root (``view.enter``: a read-only overlay of the
@@ -55,8 +63,8 @@ files it writes into the cwd are handed to the student) -> source written -> hid
 covered -> workdir chowned to nobody -> privileges dropped -> rlimits -> env scrubbed ->
 student code.
 
-"rlimits" (fallback when not root or namespaces are unavailable; ``isolation="rlimits"``
-forces it). The student runs in a new session, with rlimits, a scrubbed environment and a
+"rlimits" (fallback where namespaces are unavailable, for a user where the kernel refuses
+user namespaces; ``isolation="rlimits"`` forces it). The student runs in a new session, with rlimits, a scrubbed environment and a
 throwaway workdir; a per-run supervisor (a child subreaper) and the host (also a subreaper)
 kill whatever the run left behind. It runs with the host's uid, except when the host is root
 and uid ``nobody`` can reach the Python installation: then it drops to nobody as above

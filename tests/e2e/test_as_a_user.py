@@ -133,6 +133,38 @@ def test_a_users_run_reads_no_solution_nor_the_grader(as_user: list[str], home: 
     assert (report["isolation"], report["status"]) == ("namespaces", "passed"), failed
 
 
+#: Hostile cases that pass only if runs can talk: through the view, locks, the page cache,
+#: kernel counters. Each says what it must get (``# expect:``) and for which exercise.
+VOTES = (
+    "vote_through_the_view",
+    "vote_on_behaviour_through_flock",
+    "vote_on_behaviour_through_page_cache",
+    "leave_a_note_in_socket_cookies",
+)
+HOSTILE = REPO / "tests" / "hostile" / "files"
+
+
+def _header(source: str, key: str) -> str:
+    return next(
+        line.split(":", 1)[1].strip()
+        for line in source.splitlines()
+        if line.startswith(f"# {key}:")
+    )
+
+
+@pytest.mark.parametrize("case", VOTES)
+def test_a_users_runs_cannot_vote(as_user: list[str], home: Path, case: str) -> None:
+    source = (HOSTILE / f"{case}.py").read_text(encoding="utf-8")
+    exercise = _header(source, "exercise")
+    starter = next((REPO / "exercises" / exercise).glob("*.py"))
+    probe = home / starter.name
+    probe.write_text(source, encoding="utf-8")
+    os.chmod(probe, 0o644)
+    done = _run(as_user, home, "-m", "grader", "check", exercise, "--path", str(probe), "--json")
+    report = json.loads(done.stdout)
+    assert (report["isolation"], report["status"]) == ("namespaces", _header(source, "expect"))
+
+
 def test_a_users_runs_share_no_lock_reach_no_pid_1_and_lock_sqlite_as_outside(
     as_user: list[str], home: Path
 ) -> None:
