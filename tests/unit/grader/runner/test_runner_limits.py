@@ -21,11 +21,17 @@ def nproc_enforced(server: ForkServer) -> bool:
     return not (os.geteuid() == 0 and not server.runs_as_nobody)
 
 
-@pytest.fixture(scope="module", params=["namespaces", "rlimits"])
+#: The "rlimits" fallback (only where the kernel refuses user namespaces) is held to a few
+#: cases: these run in both modes, the rest in "namespaces" only.
+BOTH = pytest.mark.parametrize("server", ["namespaces", "rlimits"], indirect=True)
+
+
+@pytest.fixture(scope="module")
 def server(request: pytest.FixtureRequest) -> Iterator[ForkServer]:
-    yield from server_for(request.param)
+    yield from server_for(getattr(request, "param", "namespaces"))
 
 
+@BOTH
 def test_infinite_loop_times_out(server: ForkServer) -> None:
     start = time.monotonic()
     limits = Limits(wall_seconds=1.0, wall_ceiling_seconds=1.0)  # no slack for a busy CPU here
@@ -53,6 +59,7 @@ def test_ignoring_sigterm_and_alarm_does_not_help(server: ForkServer) -> None:
     assert obs.timed_out
 
 
+@BOTH
 @pytest.mark.parametrize("times_out", [False, True], ids=["main-exits", "main-times-out"])
 def test_setsid_grandchild_and_daemon_thread_are_killed(
     server: ForkServer, times_out: bool
@@ -76,6 +83,7 @@ def test_setsid_grandchild_and_daemon_thread_are_killed(
     assert processes_with(tag) == []
 
 
+@BOTH
 def test_memory_bomb_hits_memory_limit(server: ForkServer) -> None:
     source = "hoard = []\nwhile True:\n    hoard.append(bytearray(16 << 20))\n"
     obs = run(server, source, limits=Limits(memory_bytes=256 << 20))
@@ -85,6 +93,7 @@ def test_memory_bomb_hits_memory_limit(server: ForkServer) -> None:
     assert obs.max_rss_bytes is not None and obs.max_rss_bytes < 300 << 20
 
 
+@BOTH
 def test_output_flood_is_cut_fast(server: ForkServer) -> None:
     source = "import sys\nfor _ in range(1600):  # 100 MiB\n    sys.stdout.write('x' * 65536)\n"
     start = time.monotonic()
@@ -131,6 +140,7 @@ def test_cpu_limit(server: ForkServer) -> None:
     assert obs.cpu_time is not None and obs.cpu_time > 0.5  # rusage is tick-sampled
 
 
+@BOTH
 def test_fork_bomb_is_bounded_and_cleaned_up(server: ForkServer) -> None:
     tag = marker()
     loop = "while True:" if nproc_enforced(server) else "for _ in range(150):"
