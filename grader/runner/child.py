@@ -183,7 +183,7 @@ def main(
         if mode == "namespaces":
             sandbox.hide(hide)
         if drop:
-            if not userns.entered():  # else the files are ours, and 65534's once dropped
+            if not userns.one_id():  # else the files are ours, and 65534's once dropped
                 _give_to_nobody(workdir)
             sandbox.drop_privileges()
         sandbox.apply_rlimits(request.limits)

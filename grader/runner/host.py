@@ -310,7 +310,7 @@ class Host:
                 "isolation": self.mode,
                 "pid": os.getpid(),
                 "as_nobody": self.drop,
-                "shared_devices": userns.entered(),
+                "shared_devices": self.mode == "namespaces" and userns.inside(),
                 "cleanup": self.housing.cleanup,
             }
         )

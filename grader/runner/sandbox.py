@@ -64,12 +64,12 @@ covered -> workdir chowned to nobody -> privileges dropped -> rlimits -> env scr
 student code.
 
 "rlimits" (fallback where namespaces are unavailable, for a user where the kernel refuses
-user namespaces; ``isolation="rlimits"`` forces it). The student runs in a new session, with rlimits, a scrubbed environment and a
-throwaway workdir; a per-run supervisor (a child subreaper) and the host (also a subreaper)
-kill whatever the run left behind. It runs with the host's uid, except when the host is root
-and uid ``nobody`` can reach the Python installation: then it drops to nobody as above
-(``ForkServer.runs_as_nobody`` tells), which keeps it out of root-owned files and away from
-other users' processes.
+user namespaces; ``isolation="rlimits"`` forces it). The student runs in a new session, with
+rlimits, a scrubbed environment and a throwaway workdir; a per-run supervisor (a child
+subreaper) and the host (also a subreaper) kill whatever the run left behind. It runs with
+the host's uid, except when the host is root and uid ``nobody`` can reach the Python
+installation: then it drops to nobody as above (``ForkServer.runs_as_nobody`` tells), which
+keeps it out of root-owned files and away from other users' processes.
 
 * Prevents: runaway CPU/memory/output/file size per process, and processes surviving the run
   (the supervisor joins a per-run cgroup v2 killed at run end, where writable; orphans
@@ -98,6 +98,7 @@ from grader.runner.mounts import (
     unreachable_for_nobody,
 )
 from grader.runner.syscalls import (
+    CLONE_NEWNET,
     CLONE_NEWPID,
     INIT,
     KEYCTL,
@@ -148,7 +149,7 @@ def drop_privileges() -> bool:
     namespaces or the prelude left threads running. In a user's grader (``userns``) only
     the nested namespace can make 65534 (from its root, the user's own uid): required there.
     """
-    as_user = userns.entered()
+    as_user = userns.one_id()
     if not as_user:
         os.setgroups([])
         os.setresgid(NOBODY, NOBODY, NOBODY)
@@ -241,8 +242,10 @@ def scrub_environ(home: str) -> None:
 def namespaces_unavailable() -> str | None:
     """Why "namespaces" isolation cannot be used here, or None if it can (forks a probe).
 
-    Not as root, the probe first becomes root of a user namespace of its own, as the grader
-    then does (``userns``)."""
+    The probe does what the grader's processes do: not as root, it first becomes root of a
+    user namespace of its own (``userns``); it makes a run's namespaces, mounts a tmpfs and
+    an overlay there, and returns to its own network and PID namespaces, as the zygote does
+    after every run (refused where those belong to a user namespace it does not own)."""
     as_user = os.geteuid() != 0 and not userns.entered()
     if not os.access(INIT, os.X_OK):
         return f"namespaces isolation needs {INIT} (PID 1 of each run)"
@@ -251,30 +254,11 @@ def namespaces_unavailable() -> str | None:
     if pid == 0:  # pragma: no cover - runs in the probe child
         os.close(read_end)
         try:
-            if as_user:
-                try:
-                    userns.enter()
-                except OSError as exc:
-                    os.write(write_end, f"the kernel refuses user namespaces: {exc}".encode())
-                    os._exit(1)
-                middle = os.fork()  # in the PID namespace ``enter`` made, as the grader's are
-                if middle != 0:
-                    _, status = os.waitpid(middle, 0)
-                    os._exit(0 if status == 0 else 1)
-            unshare(NS_FLAGS)
-            inner = os.fork()
-            if inner == 0:
-                try:
-                    view.probe()
-                    os._exit(0)
-                except BaseException as exc:
-                    os.write(write_end, f"mount setup failed: {exc}".encode()[:400])
-                    os._exit(1)
-            _, status = os.waitpid(inner, 0)
-            os._exit(0 if status == 0 else 1)
+            _probe(as_user, write_end)
         except BaseException as exc:
-            os.write(write_end, f"unshare failed: {exc}".encode()[:400])
+            os.write(write_end, f"{exc}".encode()[:400])
             os._exit(1)
+        os._exit(0)
     os.close(write_end)
     message = b""
     while chunk := os.read(read_end, 512):
@@ -284,3 +268,40 @@ def namespaces_unavailable() -> str | None:
     if status == 0:
         return None
     return message.decode(errors="replace") or f"namespace probe failed (status {status})"
+
+
+def _probe(as_user: bool, report: int) -> None:  # pragma: no cover - in the probe child
+    if as_user:
+        try:
+            userns.enter()
+        except OSError as exc:
+            raise OSError(f"the kernel refuses user namespaces: {exc}") from None
+        middle = os.fork()  # in the PID namespace ``enter`` made, as the grader's are
+        if middle != 0:
+            _, status = os.waitpid(middle, 0)
+            os._exit(0 if status == 0 else 1)
+    if userns.entered():
+        unshare(CLONE_NEWNET)  # as the zygote does (``zygote``)
+    own = [(os.open(f"/proc/self/ns/{n}", os.O_RDONLY), f) for n, f in _RETURNS_TO]
+    unshare(NS_FLAGS)
+    inner = os.fork()
+    if inner == 0:
+        try:
+            view.probe()
+            os._exit(0)
+        except BaseException as exc:
+            os.write(report, f"mount setup failed: {exc}".encode()[:400])
+            os._exit(1)
+    try:
+        for fd, kind in own:
+            setns(fd, kind)
+    except OSError as exc:
+        os.write(report, f"cannot return to its own namespaces after a run: {exc}".encode())
+        os._exit(1)
+    _, status = os.waitpid(inner, 0)
+    if status != 0:
+        os._exit(1)
+
+
+#: The namespaces the zygote returns to after starting each run (``spawn``).
+_RETURNS_TO = (("net", CLONE_NEWNET), ("pid", CLONE_NEWPID))

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import os
 
-from grader.runner.syscalls import CLONE_NEWPID, INIT, unshare
+from grader.runner.syscalls import CLONE_NEWPID, INIT, NOBODY, unshare
 
 CLONE_NEWUSER = 0x10000000
 
@@ -73,6 +73,29 @@ def enter() -> None:
 def entered() -> bool:
     """True in the process that called ``enter`` and everything it forked afterwards."""
     return _entered
+
+
+def inside() -> bool:
+    """True in any user namespace but the machine's: one ``enter`` made, or a rootless
+    container's. The same two rules hold in both: mounts copied from outside are locked, and
+    no device node can be made (``view``)."""
+    return _entered or _uid_map() != [["0", "0", "4294967295"]]
+
+
+def one_id() -> bool:
+    """True where uid 65534 does not exist (``enter``'s namespace, a container mapping only
+    root): the student is then 65534 of a nested namespace whose 65534 is our 0."""
+    return _entered or not any(
+        int(inner) <= NOBODY < int(inner) + int(count) for inner, _, count in _uid_map()
+    )
+
+
+def _uid_map() -> list[list[str]]:
+    try:
+        with open("/proc/self/uid_map", encoding="ascii") as f:
+            return [line.split() for line in f if line.strip()]
+    except OSError:  # no /proc: the machine's namespace is all there is to assume
+        return [["0", "0", "4294967295"]]
 
 
 #: The student's nested user namespace in a user's grader: its 65534 is our 0.

@@ -77,8 +77,9 @@ class View:
     """What ``enter`` mounts. Each layer is (anchor, staging directory): the staging
     directory's whiteouts and synthetic files over the host directory ``anchor``, mounted
     on ``root`` + anchor, parents first. As root the anchors are the mount points the view
-    reaches, ``/`` first. For a user (``userns``) the machine's mounts are locked and an
-    overlay cannot take a directory with a mount below it: each anchor is then the highest
+    reaches, ``/`` first. In a user namespace (a user's grader, a rootless container:
+    ``userns.inside``) the machine's mounts are locked and an overlay cannot take a
+    directory with a mount below it: each anchor is then the highest
     directory with none, and ``base`` (the run's top folders, links and copied files, over
     ``empty``) is the run's root beneath them; the host's mounts ``sealed`` are made
     read-only first; a user's devices are the machine's, bound (``bound_devices``)."""
@@ -108,7 +109,7 @@ def build(allowed: Iterable[str]) -> View:
     mount(None, "/", None, MS_REC | MS_SLAVE, None)
     mount("tmpfs", STAGING_AT, "tmpfs", _SAFE | MS_NOEXEC, "size=4m,mode=0700")
     points = _mount_points()
-    locked = userns.entered()  # the machine's mounts are locked for a user (``userns``)
+    locked = userns.inside()  # the machine's mounts are locked for a user (``userns``)
     anchors: dict[str, set[str]] = {} if locked else {"/": set()}
     base = os.path.join(STAGING_AT, "base")
     pending = sorted(allowed)

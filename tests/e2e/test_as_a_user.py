@@ -197,3 +197,39 @@ def test_a_users_runs_share_no_lock_reach_no_pid_1_and_lock_sqlite_as_outside(
     )
     assert found["pid_1"] == {**denied, "fd": ["0", "1", "2"]}  # its own folder: names only
     assert found["sqlite"] == "database is locked\n"
+
+
+def _in_namespaces(flags: list[str]) -> dict[str, object]:
+    """``which_mode.py`` as root of a user namespace that ``unshare`` makes with ``flags``."""
+    if os.geteuid() != 0 or shutil.which("unshare") is None:
+        pytest.skip("needs root and util-linux's unshare")
+    script = str(FILES / "as_user" / "which_mode.py")
+    done = subprocess.run(
+        ["unshare", *flags, sys.executable, script],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    found: dict[str, object] = json.loads(done.stdout)
+    return found
+
+
+def test_root_of_a_rootless_container_gets_the_sandbox_with_the_machines_devices() -> None:
+    """Root of a user namespace mapping only itself, with its own PID, network and mount
+    namespaces (a rootless container): the machine's mounts are locked there and no device
+    node can be made, as for a user."""
+    found = _in_namespaces(["-Urpfnm", "--mount-proc"])
+    assert (found["uid"], found["reason"], found["isolation"]) == (0, None, "namespaces")
+    assert found["one_at_a_time"] is True
+    assert found["run"] == [NOBODY, sorted(DEVICES)]
+
+
+def test_a_user_namespace_without_its_own_pid_namespace_falls_back_to_rlimits() -> None:
+    """Root of a user namespace whose PID and network namespaces are the machine's: the zygote
+    could not return to them after a run, so the probe says so and "auto" takes rlimits."""
+    found = _in_namespaces(["-Ur"])
+    assert "cannot return to its own namespaces" in str(found["reason"])
+    assert (found["isolation"], found["one_at_a_time"]) == ("rlimits", False)
+    assert isinstance(found["run"], list) and found["run"][0] == 0
