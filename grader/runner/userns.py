@@ -25,6 +25,7 @@ What the kernel rules out for a user, and what the grader does instead:
 
 from __future__ import annotations
 
+import functools
 import os
 
 from grader.runner.syscalls import CLONE_NEWPID, INIT, NOBODY, unshare
@@ -90,10 +91,11 @@ def one_id() -> bool:
     )
 
 
+@functools.cache  # read in the grader before it forks: runs never read it again
 def _uid_map() -> list[list[str]]:
     try:
         with open("/proc/self/uid_map", encoding="ascii") as f:
-            return [line.split() for line in f if line.strip()]
+            return [line.split() for line in f if line.strip()]  # never changes but by ``enter``
     except OSError:  # no /proc: the machine's namespace is all there is to assume
         return [["0", "0", "4294967295"]]
 
