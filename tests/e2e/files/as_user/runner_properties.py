@@ -8,35 +8,15 @@ run's root holds, what it reaches of its PID 1, what a read of a file of the vie
 import json
 import os
 import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[4]))  # the course tree, for tests.*
 
 from grader.runner import ForkServer, Limits, RunRequest
+from tests.support.lock_probes import HOLD, LOOK
 
 LIMITS = Limits(wall_seconds=20)
 SHARED = ("os.__file__", "'/etc/passwd'", "'/etc/ld.so.cache'", "'/dev/null'", "'/dev/zero'")
-HOLD = """
-import fcntl, os, struct, time
-for path in ({shared}):
-    fd = os.open(path, os.O_RDONLY)
-    fcntl.flock(fd, fcntl.LOCK_EX)
-    fcntl.fcntl(fd, fcntl.F_SETLK, struct.pack("hhqqi", fcntl.F_RDLCK, 0, 0, 0, 0))
-print("holding", flush=True)
-time.sleep(2)
-"""
-LOOK = """
-import errno, fcntl, os, struct, time
-time.sleep(1)
-seen = []
-for path in ({shared}):
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        query = struct.pack("hhqqi", fcntl.F_WRLCK, 0, 0, 0, 0)
-        kind = struct.unpack("hhqqi", fcntl.fcntl(fd, fcntl.F_GETLK, query))[0]
-        seen.append("free" if kind == fcntl.F_UNLCK else "record lock seen")
-    except OSError as exc:
-        seen.append("held by another run" if exc.errno == errno.EWOULDBLOCK else exc.errno)
-print(seen)
-"""
 LOOK_AROUND = """
 import json, os
 print(json.dumps({"uid": os.getuid(), "root": sorted(os.listdir("/")),
