@@ -194,8 +194,8 @@ def _whiteouts(point: str, staging: str, paths: set[str]) -> None:
         for index, part in enumerate(parts):
             keep.setdefault("/".join(parts[:index]), set()).add(part)
     for folder, names in keep.items():
-        if folder and any(under(folder, w) for w in whole if w != "."):
-            continue  # inside a tree allowed whole
+        if "." in whole or (folder and any(under(folder, w) for w in whole)):
+            continue  # inside a tree allowed whole (the anchor itself, for a user's mount)
         target = os.path.join(staging, folder)
         os.makedirs(target, 0o755, exist_ok=True)
         for name in entries(os.path.join(point, folder)):
