@@ -27,7 +27,7 @@ import time
 import traceback
 from typing import Any
 
-from grader.runner import child, fairwall, passfd, report, sandbox, spawn, userns, zygote_link
+from grader.runner import child, fairwall, passfd, report, sandbox, spawn, zygote_link
 from grader.runner.channel import ChannelReader
 from grader.runner.housing import Housing, Layout, host_layout, preload
 from grader.runner.housing import choose_isolation as choose_isolation  # re-exported
@@ -310,7 +310,7 @@ class Host:
                 "isolation": self.mode,
                 "pid": os.getpid(),
                 "as_nobody": self.drop,
-                "shared_devices": self.mode == "namespaces" and userns.inside(),
+                "shared_devices": self.plan is not None and self.plan.bound_devices,
                 "cleanup": self.housing.cleanup,
             }
         )

@@ -154,8 +154,6 @@ def drop_privileges() -> bool:
         os.setgroups([])
         os.setresgid(NOBODY, NOBODY, NOBODY)
         os.setresuid(NOBODY, NOBODY, NOBODY)
-        if os.geteuid() != NOBODY or os.getegid() != NOBODY:
-            raise OSError("privilege drop did not take effect")
     _join_fresh_session_keyring()
     prctl(PR_SET_DUMPABLE, 1)  # else /proc/self/*_map belong to root after the setuid
     try:
@@ -173,8 +171,8 @@ def drop_privileges() -> bool:
             finally:
                 os.close(fd)
         _drop_all_capabilities()  # the creator of a user ns holds every capability inside it
-        if os.geteuid() != NOBODY or os.getegid() != NOBODY:
-            raise OSError("privilege drop did not take effect")
+    if os.geteuid() != NOBODY or os.getegid() != NOBODY:
+        raise OSError("privilege drop did not take effect")
     prctl(PR_SET_DUMPABLE, 0)
     prctl(PR_SET_NO_NEW_PRIVS, 1)
     return isolated

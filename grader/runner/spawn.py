@@ -119,11 +119,11 @@ def launch_from_pipe(
     pids count up, so C must not find its I's, nor other runs' (H14)."""
     lifeline = os.pipe()
     init: list[int] = []
+    runs = (*writes, request_r, *(() if passed is None else (passed,)))  # C's, not I's
     _own_namespaces()  # opened before the first unshare, which moves our net and mnt
     sandbox.unshare(_HOST_SIDE)  # our own pid ns stays; our next children move
     try:
-        passed_on = (*writes, request_r, *(() if passed is None else (passed,)))
-        init.append(_spawn_init(lifeline[0], passed_on))
+        init.append(_spawn_init(lifeline[0], runs))
         pid = os.fork()
     except BaseException:
         _back_to_own_namespaces()
@@ -139,7 +139,7 @@ def launch_from_pipe(
             os.close(fd)
         _guarded(writes[3], lambda: _ns_student(request_r, writes, passed, hide, plan))
     _back_to_own_namespaces()
-    for fd in (*writes, request_r, *(() if passed is None else (passed,)), lifeline[0]):
+    for fd in (*runs, lifeline[0]):
         os.close(fd)
     return Launched(pid, -1, -1, -1, -1, None, lifeline[1], init[0])
 
