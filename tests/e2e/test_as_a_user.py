@@ -1,10 +1,10 @@
 """The sandbox for an ordinary user (``grader.runner.userns``): no root, same properties.
 
-The tests run as root; each command here runs as uid 65534 with no capability, through
+Run as root (CI), each command here runs as uid 65534 with no capability, through
 ``setpriv``, in a mount namespace of its own where that user can reach the interpreter (a
-root-only home holding it gets a world-readable stand-in). So the grader meets what a
-student's JupyterLab on Linux meets: an unprivileged user, and a kernel that lets users make
-user namespaces.
+root-only home holding it gets a world-readable stand-in); run as a user, as that user. So
+the grader meets what a student's JupyterLab on Linux meets: an unprivileged user, and a
+kernel that lets users make user namespaces.
 """
 
 from __future__ import annotations
@@ -42,47 +42,55 @@ def _blocked(path: str) -> list[str]:
     return found
 
 
-def _stand_in(prefix: str) -> str:
-    """Shell lines giving 65534 a way to ``prefix`` when one root-only folder is in the way:
-    an empty world-readable tmpfs over that folder, with the way to ``prefix`` bound back."""
-    blocked = _blocked(prefix)
-    if not blocked:
-        return ""
-    if len(blocked) > 1 or _blocked(sys.prefix) not in ([], blocked) or _blocked(str(REPO)):
-        pytest.skip(f"uid 65534 cannot reach the interpreter or the course here: {blocked}")
-    top = blocked[0]
-    step = os.path.join(top, Path(prefix).relative_to(top).parts[0])
-    return (
-        f'hold=$(mktemp -d) && mount --bind "{step}" "$hold" && '
-        f'mount -t tmpfs -o mode=0755,size=1m tmpfs "{top}" && mkdir "{step}" && '
-        f'mount --move "$hold" "{step}" && '
-    )
+def _stand_ins(needed: list[str]) -> str:
+    """Shell lines giving 65534 a way to each of ``needed``: over the highest root-only
+    folder on the way to one, an empty world-readable tmpfs, with the needed paths under it
+    bound back."""
+    tops: dict[str, list[str]] = {}
+    for path in needed:
+        blocked = _blocked(path)
+        if blocked:
+            tops.setdefault(blocked[0], []).append(path)
+    lines = []
+    for top, paths in tops.items():
+        for index, path in enumerate(paths):
+            lines.append(f'h{index}=$(mktemp -d) && mount --bind "{path}" "$h{index}"')
+        lines.append(f'mount -t tmpfs -o mode=0755,size=1m tmpfs "{top}"')
+        for index, path in enumerate(paths):
+            lines.append(f'mkdir -p "{path}" && mount --move "$h{index}" "{path}"')
+    return "".join(f"{line} && " for line in lines)
 
 
 @pytest.fixture(scope="module")
 def as_user() -> Iterator[list[str]]:
-    """The command prefix that runs what follows as 65534, with the interpreter in reach."""
+    """The command prefix that runs what follows as an ordinary user: this one, or as root
+    65534 with no capability, with the interpreter and the course in reach."""
     if os.geteuid() != 0:
-        pytest.skip("needs root to start a process as another user (uid 65534)")
+        yield []  # already an ordinary user
+        return
     missing = [tool for tool in TOOLS if shutil.which(tool) is None]
-    if missing:
-        pytest.skip(f"needs util-linux's {', '.join(missing)}")
-    prefix = os.path.realpath(sys.base_prefix)
+    assert not missing, f"install util-linux: {', '.join(missing)} missing"
+    needed = [os.path.realpath(p) for p in (sys.base_prefix, sys.prefix, REPO)]
     script = (
         "mount --make-rprivate / && "
-        + _stand_in(prefix)
+        + _stand_ins(needed)
         + f"exec setpriv --reuid {NOBODY} --regid {NOBODY} --clear-groups "
         '--inh-caps=-all --bounding-set=-all "$@"'
     )
     yield ["unshare", "-m", "sh", "-c", script, "as-user"]
 
 
+#: The uid the commands run as, outside the sandbox.
+USER = NOBODY if os.geteuid() == 0 else os.geteuid()
+
+
 @pytest.fixture()
 def home() -> Iterator[Path]:
-    """A folder 65534 may read and write (pytest's own are root's alone)."""
+    """A folder the user may read and write (pytest's own are root's alone)."""
     folder = Path(tempfile.mkdtemp(prefix="as-user-"))
     os.chmod(folder, 0o755)
-    os.chown(folder, NOBODY, NOBODY)
+    if os.geteuid() == 0:
+        os.chown(folder, NOBODY, NOBODY)
     yield folder
     shutil.rmtree(folder, ignore_errors=True)
 
@@ -171,6 +179,7 @@ def test_a_users_runs_share_no_lock_reach_no_pid_1_and_lock_sqlite_as_outside(
     """The attacks of ``test_runner_view`` for a user: the device nodes are the machine's
     there (a user cannot make one), so two runs at once would see each other's locks on
     them; a user's runs go one by one instead (``ForkServer.one_at_a_time``)."""
+    devices = {name: os.stat(f"/dev/{name}").st_mtime_ns for name in ("null", "zero", "full")}
     read = os.path.join(os.path.dirname(os.__file__), "this.py")
     before = os.stat(read)
     old = time.time() - 3 * 86400  # older than relatime's day: a read would update it
@@ -182,7 +191,7 @@ def test_a_users_runs_share_no_lock_reach_no_pid_1_and_lock_sqlite_as_outside(
         os.utime(read, (before.st_atime, before.st_mtime))
     assert done.returncode == 0, done.stderr
     found = json.loads(done.stdout)
-    assert (found["uid"], found["isolation"], found["hold"]) == (NOBODY, "namespaces", "holding\n")
+    assert (found["uid"], found["isolation"], found["hold"]) == (USER, "namespaces", "holding\n")
     assert found["look"] == f"{['free'] * 5} 5\n"  # /proc/locks: the run's own flocks
     around = found["around"]
     assert around["uid"] == NOBODY and around["null"] == 1
@@ -192,6 +201,8 @@ def test_a_users_runs_share_no_lock_reach_no_pid_1_and_lock_sqlite_as_outside(
     )
     assert not {"home", "run", "sys", "opt", "srv", "boot"} & set(around["root"])
     assert int(found["read"]) > 0
+    assert found["touch"] == f"{['Read-only file system'] * 5}\n"
+    assert {name: os.stat(f"/dev/{name}").st_mtime_ns for name in devices} == devices
     denied = dict.fromkeys(
         ("mem", "maps", "environ", "root", "cwd", "exe", "fd/0"), "PermissionError"
     )
@@ -201,8 +212,7 @@ def test_a_users_runs_share_no_lock_reach_no_pid_1_and_lock_sqlite_as_outside(
 
 def _in_namespaces(flags: list[str]) -> dict[str, object]:
     """``which_mode.py`` as root of a user namespace that ``unshare`` makes with ``flags``."""
-    if os.geteuid() != 0 or shutil.which("unshare") is None:
-        pytest.skip("needs root and util-linux's unshare")
+    assert shutil.which("unshare"), "install util-linux: unshare missing"
     script = str(FILES / "as_user" / "which_mode.py")
     done = subprocess.run(
         ["unshare", *flags, sys.executable, script],

@@ -1,8 +1,9 @@
 """Run as an ordinary user (``test_as_a_user``): the view's properties, through the runner.
 
 Prints one JSON object: what a pair of runs holding and looking for locks saw, what the
-run's root holds, what it reaches of its PID 1, what a read of a file of the view printed
-(the test watches its access time), and how SQLite locked inside one run.
+run's root holds, what touching its devices did, what it reaches of its PID 1, what a read
+of a file of the view printed (the test watches its access time), and how SQLite locked
+inside one run.
 """
 
 import json
@@ -41,6 +42,20 @@ for name in ("mem", "maps", "environ", "root", "cwd", "exe", "fd/0"):
 found["fd"] = sorted(os.listdir("/proc/1/fd"))
 print(json.dumps(found))
 """
+#: The attack: the device nodes are the machine's here, and 0666: setting their times to
+#: now (``utime(path, None)`` needs only write access) would leave a bit on the machine for
+#: any later run. Bound read-only, they refuse it.
+TOUCH = """
+import os
+out = []
+for name in ("null", "zero", "full", "random", "urandom"):
+    try:
+        os.utime(f"/dev/{name}", None)
+        out.append("touched")
+    except OSError as exc:
+        out.append(exc.strerror)
+print(out)
+"""
 READ_IT = """
 with open({path!r}, "rb") as f:
     print(len(f.read()))
@@ -78,6 +93,8 @@ def main() -> None:
         path = os.path.join(os.path.dirname(os.__file__), "this.py")  # its atime: the test's
         read = server.run(RunRequest(READ_IT.format(path=path), "probe.py", limits=LIMITS))
         found["read"] = read.stdout + read.stderr
+        touch = server.run(RunRequest(TOUCH, "probe.py", limits=LIMITS))
+        found["touch"] = touch.stdout + touch.stderr
         pid_1 = server.run(RunRequest(PID_1, "probe.py", limits=LIMITS))
         found["pid_1"] = json.loads(pid_1.stdout) if pid_1.ok else pid_1.stderr
         sqlite = server.run(RunRequest(SQLITE, "probe.py", limits=LIMITS))
