@@ -28,6 +28,7 @@ from grader.runner.model import (
 )
 from grader.runner.protocol import FrameDecoder, encode, read_messages, write_all
 from grader.runner.spare import GRADER_ROOT, start_interpreter
+from grader.runner.turns import Turns
 
 _GRADER_ROOT = GRADER_ROOT
 _BOOTSTRAP = (
@@ -49,6 +50,8 @@ class ForkServer:
 
     #: The client's end of the descriptor channel to the host (``passfd``).
     _fd_channel: socket.socket | None = None
+    #: This user's turn on the machine, when the host's runs share its devices (``turns``).
+    _turns: Turns | None = None
 
     def __init__(
         self,
@@ -137,6 +140,12 @@ class ForkServer:
         #: Whether its runs see the machine's device nodes (a user's grader: ``userns``): a
         #: lock on one is seen by a run executing at the same time, so they run one by one.
         self.one_at_a_time: bool = bool(ready.get("shared_devices"))
+        if self.one_at_a_time:  # and take turns with every other host of this user
+            try:
+                self._turns = Turns()
+            except RunnerError:
+                self.close()
+                raise
         #: What the host leaves behind if it dies before its own cleanup ("rlimits").
         self.cleanup = _cleanup_of(ready)
 
@@ -204,6 +213,8 @@ class ForkServer:
                             stopped = True
                             self._cancel(inflight)
                             break
+                        if self._turns is not None:  # one run at a time: it is in flight alone
+                            self._turns.take()
                         rid = self._new_id(inflight)
                         inflight[rid] = (index, request)
                         self._send_run(rid, request, payloads[index])
@@ -229,9 +240,14 @@ class ForkServer:
                                 self._cancel(inflight)
                             elif promote is not None:
                                 _to_front(queue, promote(index, observed))
+                    if self._turns is not None and not inflight:
+                        self._turns.give()  # the run, every process of it, is over
             except (RunnerError, KeyError, TypeError, ValueError) as exc:
                 self._fail(f"{exc}")
                 raise exc if isinstance(exc, RunnerError) else RunnerError(str(exc)) from exc
+            finally:
+                if self._turns is not None and not inflight:
+                    self._turns.give()
             if errors:
                 raise errors[0]
             return results
@@ -257,6 +273,8 @@ class ForkServer:
         if self._fd_channel is not None:
             self._fd_channel.close()
         _clean_after_host(self.cleanup)
+        if self._turns is not None:  # after the host is gone: its runs with it
+            self._turns.close()
         self._broken = self._broken or "closed"
 
     def __enter__(self) -> ForkServer:

@@ -73,6 +73,8 @@ class _Zygote:
         self.sock, self.hide, self.plan = sock, hide, plan
         self.runs: dict[int, tuple[int, int, int]] = {}  # C's pid: (rid, init pid, lifeline)
         self.inits: dict[int, int] = {}  # init pid: C's pid
+        #: A run's "ended", held until its PID 1 is reaped (shared devices: ``turns``).
+        self.ending: dict[int, dict[str, Any]] = {}
 
     def start(self, rid: int, fds: list[int]) -> None:
         writes, request_r = (fds[0], fds[1], fds[2], fds[3]), fds[4]
@@ -96,6 +98,7 @@ class _Zygote:
         """In C: the pids of the other runs (and their random ids) are not C's to know."""
         self.runs.clear()
         self.inits.clear()
+        self.ending.clear()
 
     def kill(self, rid: int) -> None:
         for top, (known, init, _) in self.runs.items():
@@ -123,20 +126,25 @@ class _Zygote:
     def reap(self) -> None:
         for pid, status, (cpu, maxrss) in spawn.reaped():
             top = self.inits.pop(pid, None)
-            if top is not None:
-                continue  # a run's PID 1: gone, its pid free; never signal it again
+            if top is not None:  # a run's PID 1: gone, its pid free; never signal it again
+                ended = self.ending.pop(pid, None)
+                if ended is not None:  # and with it the last process of its run
+                    send(self.sock, ended)
+                continue
             found = self.runs.pop(pid, None)
             if found is None:
                 continue
             rid, init, lifeline = found
+            ended = {"op": "ended", "rid": rid, "status": status, "cpu": cpu, "maxrss": maxrss}
             if init in self.inits:  # its run's student is gone: so is all it left
                 with contextlib.suppress(OSError):
                     os.kill(init, signal.SIGKILL)
+                if self.plan is not None and self.plan.bound_devices:
+                    self.ending[init] = ended  # told once nothing of the run holds a device
+                    ended = None
             os.close(lifeline)
-            send(
-                self.sock,
-                {"op": "ended", "rid": rid, "status": status, "cpu": cpu, "maxrss": maxrss},
-            )
+            if ended is not None:
+                send(self.sock, ended)
 
 
 def _serve(sock: socket.socket, host: int, hide: Sequence[str], plan: View | None) -> NoReturn:

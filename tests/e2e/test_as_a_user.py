@@ -178,7 +178,8 @@ def test_a_users_runs_share_no_lock_reach_no_pid_1_and_lock_sqlite_as_outside(
 ) -> None:
     """The attacks of ``test_runner_view`` for a user: the device nodes are the machine's
     there (a user cannot make one), so two runs at once would see each other's locks on
-    them; a user's runs go one by one instead (``ForkServer.one_at_a_time``)."""
+    them; a user's runs go one by one instead (``ForkServer.one_at_a_time``), on one host
+    and across hosts (``grader.runner.turns``)."""
     devices = {name: os.stat(f"/dev/{name}").st_mtime_ns for name in ("null", "zero", "full")}
     read = os.path.join(os.path.dirname(os.__file__), "this.py")
     before = os.stat(read)
@@ -193,6 +194,7 @@ def test_a_users_runs_share_no_lock_reach_no_pid_1_and_lock_sqlite_as_outside(
     found = json.loads(done.stdout)
     assert (found["uid"], found["isolation"], found["hold"]) == (USER, "namespaces", "holding\n")
     assert found["look"] == f"{['free'] * 5} 5\n"  # /proc/locks: the run's own flocks
+    assert found["two_hosts"] == f"holding\n{['free'] * 5} 5\n"  # two hosts: turns
     around = found["around"]
     assert around["uid"] == NOBODY and around["null"] == 1
     assert around["dev"] == sorted(DEVICES)

@@ -9,6 +9,7 @@ inside one run.
 import json
 import os
 import sys
+import threading
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[4]))  # the course tree, for tests.*
@@ -75,6 +76,25 @@ except sqlite3.OperationalError as exc:
 """
 
 
+def _two_hosts(shared: str) -> str:
+    """The attack on two hosts of one user (a batch's ``--jobs 2``, or a check beside it):
+    the lock holder on one, the looker on the other, sent half a second later. Each host
+    runs one run at a time; across hosts, runs take turns (``grader.runner.turns``)."""
+    found: dict[str, str] = {}
+
+    def run(name: str, server: ForkServer, source: str) -> None:
+        done = server.run(RunRequest(source.format(shared=shared), "probe.py", limits=LIMITS))
+        found[name] = done.stdout + done.stderr
+
+    with ForkServer() as first, ForkServer() as second:
+        hold = threading.Thread(target=run, args=("hold", first, HOLD))
+        hold.start()
+        threading.Event().wait(0.5)
+        run("look", second, LOOK)
+        hold.join()
+    return found["hold"] + found["look"]
+
+
 def main() -> None:
     shared = ", ".join(SHARED)
     found: dict[str, object] = {"uid": os.geteuid()}
@@ -99,6 +119,7 @@ def main() -> None:
         found["pid_1"] = json.loads(pid_1.stdout) if pid_1.ok else pid_1.stderr
         sqlite = server.run(RunRequest(SQLITE, "probe.py", limits=LIMITS))
         found["sqlite"] = sqlite.stdout + sqlite.stderr
+    found["two_hosts"] = _two_hosts(shared)
     json.dump(found, sys.stdout)
 
 
