@@ -52,7 +52,7 @@ signal it, which ends only its own run.
   runs share uid 65534's persistent user keyring (a channel between runs, even sequential
   ones) and one RLIMIT_NPROC budget. For a user: the device nodes are the machine's (no
   user can make one), so a lock on one is seen by a run executing at the same time: a
-  host's runs go one at a time, but two hosts (a batch's jobs) may run at once.
+  user's runs take turns on the machine, whichever host runs them (``turns``).
 
 Order inside the namespace (the prelude needs files that get hidden later):
 mounts made private -> the view becomes the root (``view.enter``: a read-only overlay of the

@@ -21,7 +21,7 @@ How (Linux, "namespaces" mode, as root of the machine or of the grader's own use
 Why overlays rather than bind mounts: every file of an overlay mount is an inode of that
 mount, so a lock one run takes on a shared file (``flock``, ``fcntl``) is invisible to every
 other run, while locks among the run's own processes work as SQLite documents. (A user's
-device nodes are the machine's inodes: a user's runs go one at a time, ``client``.) The
+device nodes are the machine's inodes: a user's runs take turns, ``turns``.) The
 anchors' file systems are remounted read-only first in the run's namespace, so reading a
 file never updates its access time on the host (no bit left for a later run).
 Page-cache probes are refused by the system-call allow-list (``allowlist``).
