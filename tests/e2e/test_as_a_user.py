@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import stat
 import subprocess
 import sys
 import tempfile
@@ -23,61 +22,19 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.conftest import FILES, REPO
+from tests.support.as_user import NOBODY, user_prefix
 
 pytestmark = pytest.mark.e2e
 
-NOBODY = 65534
 DEVICES = ["fd", "full", "null", "ptmx", "pts", "random", "shm", "stderr", "stdin", "stdout"]
 DEVICES += ["urandom", "zero"]
-TOOLS = ("unshare", "setpriv", "mount")
-
-
-def _blocked(path: str) -> list[str]:
-    """The folders on the way to ``path`` that others may not pass through."""
-    found, current = [], "/"
-    for part in Path(path).parts[1:]:
-        if not os.stat(current).st_mode & stat.S_IXOTH:
-            found.append(current)
-        current = os.path.join(current, part)
-    return found
-
-
-def _stand_ins(needed: list[str]) -> str:
-    """Shell lines giving 65534 a way to each of ``needed``: over the highest root-only
-    folder on the way to one, an empty world-readable tmpfs, with the needed paths under it
-    bound back."""
-    tops: dict[str, list[str]] = {}
-    for path in needed:
-        blocked = _blocked(path)
-        if blocked:
-            tops.setdefault(blocked[0], []).append(path)
-    lines = []
-    for top, paths in tops.items():
-        for index, path in enumerate(paths):
-            lines.append(f'h{index}=$(mktemp -d) && mount --bind "{path}" "$h{index}"')
-        lines.append(f'mount -t tmpfs -o mode=0755,size=1m tmpfs "{top}"')
-        for index, path in enumerate(paths):
-            lines.append(f'mkdir -p "{path}" && mount --move "$h{index}" "{path}"')
-    return "".join(f"{line} && " for line in lines)
 
 
 @pytest.fixture(scope="module")
 def as_user() -> Iterator[list[str]]:
     """The command prefix that runs what follows as an ordinary user: this one, or as root
     65534 with no capability, with the interpreter and the course in reach."""
-    if os.geteuid() != 0:
-        yield []  # already an ordinary user
-        return
-    missing = [tool for tool in TOOLS if shutil.which(tool) is None]
-    assert not missing, f"install util-linux: {', '.join(missing)} missing"
-    needed = [os.path.realpath(p) for p in (sys.base_prefix, sys.prefix, REPO)]
-    script = (
-        "mount --make-rprivate / && "
-        + _stand_ins(needed)
-        + f"exec setpriv --reuid {NOBODY} --regid {NOBODY} --clear-groups "
-        '--inh-caps=-all --bounding-set=-all "$@"'
-    )
-    yield ["unshare", "-m", "sh", "-c", script, "as-user"]
+    yield user_prefix([sys.base_prefix, sys.prefix, str(REPO)])
 
 
 #: The uid the commands run as, outside the sandbox.
