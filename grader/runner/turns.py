@@ -60,8 +60,9 @@ class Turns:
 
     def close(self) -> None:
         if self._fd >= 0:
-            os.close(self._fd)  # closing the description ends a turn still held
-            self._fd, self._held = -1, False
+            self.give()  # explicitly: a forked child's copy of the descriptor would keep it
+            os.close(self._fd)
+            self._fd = -1
 
 
 def _own_folder(folder: Path) -> None:

@@ -44,6 +44,22 @@ def test_a_turn_excludes_every_other_until_given_or_closed(tmp_path: Path) -> No
     assert oct(os.stat(path.parent).st_mode & 0o777) == "0o700"
 
 
+def test_closing_ends_the_turn_even_if_a_forked_child_holds_the_descriptor(
+    tmp_path: Path,
+) -> None:
+    """A pool worker forked while a turn is held shares the lock's open file description:
+    closing our descriptor alone would leave the turn held as long as that child lives."""
+    path = tmp_path / "turns" / "devices.lock"
+    turns = Turns(path)
+    turns.take()
+    copy = os.dup(turns._fd)  # what a forked child holds
+    try:
+        turns.close()
+        assert _free(path)
+    finally:
+        os.close(copy)
+
+
 def test_the_lock_lives_in_a_folder_of_this_user_under_tmpdir(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
