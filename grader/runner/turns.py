@@ -45,18 +45,15 @@ class Turns:
             self._fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
         except OSError as exc:
             raise RunnerError(f"cannot open the runs' turn lock {path}: {exc.strerror}") from None
-        self._held = False
 
     def take(self) -> None:
-        """Wait for the turn (interruptible: Ctrl-C raises here as anywhere else)."""
-        if not self._held:
-            fcntl.flock(self._fd, fcntl.LOCK_EX)
-            self._held = True
+        """Wait for the turn (interruptible: Ctrl-C raises here as anywhere else); a turn
+        already held is kept (``flock`` converts a lock its description holds)."""
+        fcntl.flock(self._fd, fcntl.LOCK_EX)
 
     def give(self) -> None:
-        if self._held:
-            fcntl.flock(self._fd, fcntl.LOCK_UN)
-            self._held = False
+        """End the turn (nothing happens if it is not held)."""
+        fcntl.flock(self._fd, fcntl.LOCK_UN)
 
     def close(self) -> None:
         if self._fd >= 0:

@@ -152,6 +152,7 @@ def test_a_users_runs_share_no_lock_reach_no_pid_1_and_lock_sqlite_as_outside(
     assert (found["uid"], found["isolation"], found["hold"]) == (USER, "namespaces", "holding\n")
     assert found["look"] == f"{['free'] * 5} 5\n"  # /proc/locks: the run's own flocks
     assert found["two_hosts"] == f"holding\n{['free'] * 5} 5\n"  # two hosts: turns
+    assert found["heavy_holder"] == ["left a heavy holder\nfree\n"] * 3  # a turn's end
     around = found["around"]
     assert around["uid"] == NOBODY and around["null"] == 1
     assert around["dev"] == sorted(DEVICES)

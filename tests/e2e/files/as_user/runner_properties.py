@@ -76,21 +76,62 @@ except sqlite3.OperationalError as exc:
 """
 
 
-def _two_hosts(shared: str) -> str:
+#: The attack on the end of a turn: the run leaves a process that holds a lock on
+#: ``/dev/null``, has closed every pipe of the run (so the run's output ends with its top
+#: process) and has much memory, which the kernel frees before it closes that process's
+#: descriptors; the looker on the other host polls from its first instant. With the run's
+#: end reported when its top process was reaped, the looker saw the lock held in 3 of 4
+#: tries; the zygote reports it once the run's PID 1 is reaped (``zygote``, ``turns``).
+HEAVY_HOLDER = """
+import fcntl, os, time
+ready_r, ready_w = os.pipe()
+if os.fork() == 0:
+    os.setsid()
+    fd = os.open("/dev/null", os.O_RDONLY)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    for other in range(1024):
+        if other not in (fd, ready_w):
+            try:
+                os.close(other)
+            except OSError:
+                pass
+    ballast = bytearray(600 << 20)
+    for i in range(0, len(ballast), 4096):
+        ballast[i] = 1
+    os.write(ready_w, b"x")
+    os.close(ready_w)
+    time.sleep(30)
+os.read(ready_r, 1)
+print("left a heavy holder", flush=True)
+"""
+POLL = """
+import fcntl, os, time
+fd, seen, end = os.open("/dev/null", os.O_RDONLY), 0, time.monotonic() + 1.0
+while time.monotonic() < end:
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        fcntl.flock(fd, fcntl.LOCK_UN)
+    except OSError:
+        seen += 1
+print("held" if seen else "free")
+"""
+
+
+def _two_hosts(holder: str, looker: str, wait: float) -> str:
     """The attack on two hosts of one user (a batch's ``--jobs 2``, or a check beside it):
-    the lock holder on one, the looker on the other, sent half a second later. Each host
-    runs one run at a time; across hosts, runs take turns (``grader.runner.turns``)."""
+    the lock holder on one, the looker on the other, sent ``wait`` s later. Each host runs
+    one run at a time; across hosts, runs take turns (``grader.runner.turns``)."""
     found: dict[str, str] = {}
 
     def run(name: str, server: ForkServer, source: str) -> None:
-        done = server.run(RunRequest(source.format(shared=shared), "probe.py", limits=LIMITS))
+        done = server.run(RunRequest(source, "probe.py", limits=LIMITS))
         found[name] = done.stdout + done.stderr
 
     with ForkServer() as first, ForkServer() as second:
-        hold = threading.Thread(target=run, args=("hold", first, HOLD))
+        hold = threading.Thread(target=run, args=("hold", first, holder))
         hold.start()
-        threading.Event().wait(0.5)
-        run("look", second, LOOK)
+        threading.Event().wait(wait)
+        run("look", second, looker)
         hold.join()
     return found["hold"] + found["look"]
 
@@ -119,7 +160,8 @@ def main() -> None:
         found["pid_1"] = json.loads(pid_1.stdout) if pid_1.ok else pid_1.stderr
         sqlite = server.run(RunRequest(SQLITE, "probe.py", limits=LIMITS))
         found["sqlite"] = sqlite.stdout + sqlite.stderr
-    found["two_hosts"] = _two_hosts(shared)
+    found["two_hosts"] = _two_hosts(HOLD.format(shared=shared), LOOK.format(shared=shared), 0.5)
+    found["heavy_holder"] = [_two_hosts(HEAVY_HOLDER, POLL, 0.2) for _ in range(3)]
     json.dump(found, sys.stdout)
 
 
