@@ -57,14 +57,15 @@ test-fast: setup  ## the quick subset: no slow tests (notebooks, release, sandbo
 	alone=$$?; [ $$alone -eq 5 ] && alone=0; \
 	exit $$(( parallel ? parallel : alone ))
 
-# The suite often waits (kernels, workers, wall limits), so it runs on TEST_JOBS pytest-xdist
-# workers, one more than the machine has cores (at most 8): on 2 cores, 3 workers left the CPU
-# idle 7.5% of a run, 2 workers about 16% (README, "How long").
+# The suite often waits (kernels, workers, wall limits, a user's turns), so it runs on TEST_JOBS
+# pytest-xdist workers, two more than the machine has cores (at most 8): on 2 cores the
+# parallel part left the CPU idle 14-17% of its time on 3 workers and 6% on 4, and took 427 s
+# on 4 against 455 and 478 s on 3, taken in turn (README, "How long").
 # Tests sharing something a second worker would disturb are in one xdist_group, and
 # the tests marked `alone` (busy loops on purpose) run afterwards, by themselves. Bytecode is
 # written even where PYTHONDONTWRITEBYTECODE is set: a sandboxed run cannot write bytecode,
 # so every module the suite's runs import for the first time is then compiled once, on disk.
-TEST_JOBS ?= $(shell n=$$(nproc 2>/dev/null || echo 1); echo $$(( n < 8 ? n + 1 : 8 )))
+TEST_JOBS ?= $(shell n=$$(nproc 2>/dev/null || echo 1); echo $$(( n < 6 ? n + 2 : 8 )))
 TEST_ENV  := PYTHONDONTWRITEBYTECODE=
 
 # The `alone` modules, named so that their pass imports only them (not the whole suite);

@@ -24,7 +24,10 @@ import pytest
 from tests.e2e.conftest import FILES, REPO
 from tests.support.as_user import NOBODY, user_prefix
 
-pytestmark = pytest.mark.e2e
+#: One group, so one worker: every command here runs as the same user, whose runs take turns
+#: across hosts (``grader.runner.turns``), so side by side on several workers these tests
+#: mostly wait for each other's turns, holding those workers idle.
+pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("as_a_user")]
 
 DEVICES = ["fd", "full", "null", "ptmx", "pts", "random", "shm", "stderr", "stdin", "stdout"]
 DEVICES += ["urandom", "zero"]
