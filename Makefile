@@ -58,9 +58,9 @@ test-fast: setup  ## the quick subset: no slow tests (notebooks, release, sandbo
 	exit $$(( parallel ? parallel : alone ))
 
 # The suite often waits (kernels, workers, wall limits, a user's turns), so it runs on TEST_JOBS
-# pytest-xdist workers, two more than the machine has cores (at most 8): on 2 cores the
-# parallel part left the CPU idle 14-17% of its time on 3 workers and 6% on 4, and took 427 s
-# on 4 against 455 and 478 s on 3, taken in turn (README, "How long").
+# pytest-xdist workers, two more than the machine has cores (at most 8): on 2 cores, taken in
+# turn, the parallel part took 470 s on 3 workers with the CPU idle 12% of it, and 434 s on 4
+# with it idle 4% (README, "How long").
 # Tests sharing something a second worker would disturb are in one xdist_group, and
 # the tests marked `alone` (busy loops on purpose) run afterwards, by themselves. Bytecode is
 # written even where PYTHONDONTWRITEBYTECODE is set: a sandboxed run cannot write bytecode,
