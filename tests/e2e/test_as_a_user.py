@@ -15,13 +15,13 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.e2e.conftest import FILES, REPO
+from tests.support.access_time import STDLIB_FILE, stale_access_time
 from tests.support.as_user import NOBODY, user_prefix
 
 #: One group, so one worker: every command here runs as the same user, whose runs take turns
@@ -141,15 +141,9 @@ def test_a_users_runs_share_no_lock_reach_no_pid_1_and_lock_sqlite_as_outside(
     them; a user's runs go one by one instead (``ForkServer.one_at_a_time``), on one host
     and across hosts (``grader.runner.turns``)."""
     devices = {name: os.stat(f"/dev/{name}").st_mtime_ns for name in ("null", "zero", "full")}
-    read = os.path.join(os.path.dirname(os.__file__), "this.py")
-    before = os.stat(read)
-    old = time.time() - 3 * 86400  # older than relatime's day: a read would update it
-    os.utime(read, (old, before.st_mtime))
-    try:
+    with stale_access_time() as old:  # runner_properties.py reads it
         done = _run(as_user, home, str(FILES / "as_user" / "runner_properties.py"))
-        assert os.stat(read).st_atime == pytest.approx(old, abs=1)
-    finally:
-        os.utime(read, (before.st_atime, before.st_mtime))
+        assert os.stat(STDLIB_FILE).st_atime == pytest.approx(old, abs=1)
     assert done.returncode == 0, done.stderr
     found = json.loads(done.stdout)
     assert (found["uid"], found["isolation"], found["hold"]) == (USER, "namespaces", "holding\n")

@@ -13,13 +13,13 @@ import json
 import os
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from grader.runner import ForkServer, Limits, RunRequest, reach, view
+from tests.support.access_time import STDLIB_FILE, stale_access_time
 from tests.support.lock_probes import HOLD, LOOK
 
 from .helpers import server_for
@@ -135,16 +135,11 @@ with open({path!r}, "rb") as f:
 
 def test_reading_a_file_leaves_its_access_time_alone(server: ForkServer) -> None:
     """An access time that a read could move is a bit for a later run to find."""
-    path = os.path.join(os.path.dirname(os.__file__), "this.py")
-    before = os.stat(path)
-    old = time.time() - 3 * 86400  # older than relatime's day: a read would update it
-    os.utime(path, (old, before.st_mtime))
-    try:
-        result = server.run(RunRequest(READ_IT.format(path=path), "probe.py", limits=LIMITS))
+    with stale_access_time() as old:
+        read = READ_IT.format(path=str(STDLIB_FILE))
+        result = server.run(RunRequest(read, "probe.py", limits=LIMITS))
         assert result.ok and int(result.stdout) > 0, result.stderr
-        assert os.stat(path).st_atime == pytest.approx(old, abs=1)
-    finally:
-        os.utime(path, (before.st_atime, before.st_mtime))
+        assert os.stat(STDLIB_FILE).st_atime == pytest.approx(old, abs=1)
 
 
 # -- honest work is unchanged ------------------------------------------------------------------
