@@ -32,19 +32,16 @@ def test_a_second_block_waits_for_the_first_and_finds_its_own_time(tmp_path: Pat
     target = tmp_path / "read-by-runs.py"
     target.write_text("x = 1\n")
     os.utime(target, (1_000_000_000, 1_000_000_000))
-    holder = subprocess.Popen(
-        [sys.executable, "-c", HOLDER, str(target)], stdout=subprocess.PIPE, text=True, cwd=REPO
-    )
-    try:
-        assert holder.stdout is not None and holder.stdout.readline() == "in\n"
-        with stale_access_time(target) as old:
-            entered = time.monotonic()
-            assert os.stat(target).st_atime == pytest.approx(old, abs=1)
-        word, leaving = holder.stdout.readline().split()
-        assert word == "leaving" and float(leaving) < entered  # the other block ended first
-    finally:
-        holder.kill()
-        holder.wait()
+    argv = [sys.executable, "-c", HOLDER, str(target)]
+    with subprocess.Popen(argv, stdout=subprocess.PIPE, text=True, cwd=REPO) as holder:
         assert holder.stdout is not None
-        holder.stdout.close()
+        try:
+            assert holder.stdout.readline() == "in\n"
+            with stale_access_time(target) as old:
+                entered = time.monotonic()
+                assert os.stat(target).st_atime == pytest.approx(old, abs=1)
+            word, leaving = holder.stdout.readline().split()
+            assert word == "leaving" and float(leaving) < entered  # the other block ended first
+        finally:
+            holder.kill()  # the ``with`` then waits for it and closes its pipe
     assert os.stat(target).st_atime == 1_000_000_000  # put back
