@@ -50,6 +50,7 @@ if TYPE_CHECKING:
     from grader.proxy.oracle.session import LocalOracles
     from grader.runner import ForkServer, Master
     from grader.runner.portable import PortableServer
+    from grader.runner.turns import Waiting
     from grader.variants.targets import Target
 
 T = TypeVar("T")
@@ -68,8 +69,11 @@ class Checked:
 class GradingService:
     """Grades submissions with one ``GradingSettings``; close it (or use ``with``) when done."""
 
-    def __init__(self, settings: GradingSettings) -> None:
+    def __init__(self, settings: GradingSettings, *, on_turn_wait: Waiting | None = None) -> None:
         self.settings = settings
+        #: Told who holds the user's turn when a run waits for it (``grader.runner.turns``):
+        #: the front end says so to the person waiting.
+        self.on_turn_wait = on_turn_wait
         self._root: Path | None = None
         self._root_error: CourseRootNotFound | None = None
         self._root_searched = False
@@ -245,9 +249,9 @@ class StudentSession:
 
             self._server = PortableServer(preload=self._preload)
         if self._server is None:
-            self._server = _from_master(
-                self._service, lambda master: master.server(), self._preload
-            )
+            server = _from_master(self._service, lambda master: master.server(), self._preload)
+            server.turn_waiting = self._service.on_turn_wait
+            self._server = server
         return self._server
 
     def oracles(self, warm: Target) -> OracleProcess | LocalOracles:

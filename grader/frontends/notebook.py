@@ -14,6 +14,7 @@ import atexit
 import dataclasses
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -24,6 +25,7 @@ from grader.judge.results import CheckReport, build_report, failed_check
 if TYPE_CHECKING:
     from grader.app.inbox_client import HandinReceipt
     from grader.app.service import GradingService, GradingSettings
+    from grader.runner.turns import Holder
 
 
 @dataclasses.dataclass(frozen=True)
@@ -78,7 +80,19 @@ def _check(
     # one service (and so one warm master) whatever the language; the call chooses it
     settings = GradingSettings.from_env(root=root, lang="zh", self_check=True)
     path = Path(submission) if submission is not None else None
-    return _service(settings).check(exercise_id, path, lang=lang).report
+    service = _service(settings)
+    service.on_turn_wait = _turn_notices(lang)  # this call's language, read by its new server
+    return service.check(exercise_id, path, lang=lang).report
+
+
+def _turn_notices(lang: str) -> Callable[[Holder | None], None]:
+    """Says in the cell's output (stderr) who holds the user's turn while a run waits."""
+    from grader.render.catalog import turn_wait_notice
+
+    def tell(holder: Holder | None) -> None:
+        print(turn_wait_notice(holder, lang), file=sys.stderr, flush=True)
+
+    return tell
 
 
 #: Keyed by the settings and, when no root is given, the directory it is searched from.

@@ -14,10 +14,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from grader.judge.texts import registered_texts
 from grader.render.messages import MESSAGES
+
+if TYPE_CHECKING:
+    from grader.runner.turns import Holder
 
 LANGUAGES = ("zh", "en")
 DEFAULT_LANG = "zh"
@@ -85,3 +88,12 @@ def evidence_label(kind: str) -> str:
     """The label above a failed check's evidence: the program's output (code), or the
     student's own text, quoted as written (prose)."""
     return "label.evidence_text" if kind == "prose" else "label.evidence"
+
+
+def turn_wait_notice(holder: Holder | None, lang: str) -> str:
+    """What a grader waiting for the user's turn tells that user (``grader.runner.turns``):
+    who holds it, and what to do when the holder is stopped."""
+    if holder is None:
+        return render_message("turn.unknown", {}, lang)
+    params = {"pid": holder.pid, "command": holder.command or "?"}
+    return render_message("turn.stopped" if holder.stopped else "turn.held", params, lang)

@@ -347,6 +347,18 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "GRADER_ISOLATION=namespaces 要求隔离沙箱，但这台机器上不可用：{reason}。",
         "en": "GRADER_ISOLATION=namespaces asks for the isolating sandbox, which is not available here: {reason}.",
     },
+    "turn.held": {
+        "zh": "正在等待：你的另一个评分程序（进程 {pid}：{command}）正在沙箱里运行代码。同一用户的运行需要轮流进行，一次一个。它结束后这里会继续；按 Ctrl-C 可停止等待。",
+        "en": "Waiting: another grader of yours (process {pid}: {command}) is running code in the sandbox; your runs take turns, one at a time. This one goes on when that one is done; Ctrl-C stops the wait.",
+    },
+    "turn.stopped": {
+        "zh": "正在等待进程 {pid}（{command}）：它占着你的运行轮次时被暂停了（按过 Ctrl-Z？）。请在它的终端里输入 fg 让它继续，或用 kill {pid} 结束它；按 Ctrl-C 可停止本次等待。",
+        "en": "Waiting for process {pid} ({command}): it was stopped (Ctrl-Z?) while holding your runs' turn. Resume it (fg, in its terminal) or end it (kill {pid}); Ctrl-C stops this wait.",
+    },
+    "turn.unknown": {
+        "zh": "正在等待你的另一个评分程序结束：同一用户的运行需要轮流进行，一次一个。按 Ctrl-C 可停止等待。",
+        "en": "Waiting for another grader of yours to finish: your runs take turns, one at a time. Ctrl-C stops the wait.",
+    },
     "error.weak_isolation": {
         "zh": "正式评分需要隔离沙箱（namespaces 模式），这次检查用的是 {isolation} 模式。",
         "en": "Official grading needs the isolating sandbox (namespaces mode); this check ran in {isolation} mode.",

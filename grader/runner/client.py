@@ -28,7 +28,7 @@ from grader.runner.model import (
 )
 from grader.runner.protocol import FrameDecoder, encode, read_messages, write_all
 from grader.runner.spare import GRADER_ROOT, start_interpreter
-from grader.runner.turns import Turns
+from grader.runner.turns import Turns, Waiting
 
 _GRADER_ROOT = GRADER_ROOT
 _BOOTSTRAP = (
@@ -52,6 +52,8 @@ class ForkServer:
     _fd_channel: socket.socket | None = None
     #: This user's turn on the machine, when the host's runs share its devices (``turns``).
     _turns: Turns | None = None
+    #: Told who holds this user's turn when a run has waited for it a while (``turns``).
+    turn_waiting: Waiting | None = None
 
     def __init__(
         self,
@@ -214,7 +216,7 @@ class ForkServer:
                             self._cancel(inflight)
                             break
                         if self._turns is not None:  # one run at a time: it is in flight alone
-                            self._turns.take()
+                            self._turns.take(self.turn_waiting)
                         rid = self._new_id(inflight)
                         inflight[rid] = (index, request)
                         self._send_run(rid, request, payloads[index])

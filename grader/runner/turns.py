@@ -15,17 +15,52 @@ The file is ``<tmp>/grader-<uid>/devices.lock``: the folder is made ``0700`` and
 user's own, not a link (else ``RunnerError``: another user could otherwise hold the lock
 forever). Graders of one user with different temporary folders (``$TMPDIR``) do not take
 turns with each other.
+
+The holder of the turn writes its process id and command into the file. A grader that
+waits for its turn longer than ``PATIENCE`` is told who holds it (``take(waiting)``, from a
+watcher thread: the wait itself stays one blocking ``flock``, so a turn given is taken at
+once), again whenever that changes: in particular when the holder is stopped (Ctrl-Z, a
+debugger), which holds the turn until it is resumed or ended. It waits for as long as it
+takes, as ``apt`` waits for its lock; Ctrl-C stops it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
 import stat
+import sys
 import tempfile
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from grader.runner.model import RunnerError
+
+#: Seconds a grader waits for its turn before it is told who holds it.
+PATIENCE = 1.0
+#: Seconds between two looks at who holds the turn, while waiting.
+LOOK_AGAIN = 1.0
+#: Characters of the holder's command kept (the file is read with at most ``_READ`` bytes).
+MAX_COMMAND = 160
+_READ = 1024
+
+
+@dataclass(frozen=True)
+class Holder:
+    """Who holds this user's turn, as it wrote itself into the lock file: its process id, its
+    command, and whether that process is stopped now (it then holds the turn until it is
+    resumed or ended)."""
+
+    pid: int
+    command: str
+    stopped: bool
+
+
+#: Told who holds the turn (None: the file does not say) while ``take`` waits.
+Waiting = Callable[[Holder | None], None]
 
 
 def lock_path() -> Path:
@@ -46,10 +81,57 @@ class Turns:
         except OSError as exc:
             raise RunnerError(f"cannot open the runs' turn lock {path}: {exc.strerror}") from None
 
-    def take(self) -> None:
+    def take(self, waiting: Waiting | None = None) -> None:
         """Wait for the turn (interruptible: Ctrl-C raises here as anywhere else); a turn
-        already held is kept (``flock`` converts a lock its description holds)."""
-        fcntl.flock(self._fd, fcntl.LOCK_EX)
+        already held is kept (``flock`` converts a lock its description holds). Once it has
+        it, it writes its own process id and command into the file. ``waiting``: called
+        (on a watcher thread) after ``PATIENCE`` seconds of waiting, and again whenever the
+        holder changes, with who holds the turn."""
+        try:
+            fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            self._wait(waiting)
+        text = f"{os.getpid()}\n{_command()}\n".encode()
+        os.pwrite(self._fd, text, 0)
+        os.ftruncate(self._fd, len(text))
+
+    def holder(self) -> Holder | None:
+        """Who wrote itself into the file last (the holder, while the turn is held); None if
+        the file does not say."""
+        try:
+            pid_text, _, rest = (
+                os.pread(self._fd, _READ, 0).decode("utf-8", "replace").partition("\n")
+            )
+        except OSError:
+            return None
+        if not (pid_text.isascii() and pid_text.isdigit()) or len(pid_text) > 9:
+            return None
+        pid = int(pid_text)
+        return Holder(pid, rest.partition("\n")[0][:MAX_COMMAND], _stopped(pid))
+
+    def _wait(self, waiting: Waiting | None) -> None:
+        if waiting is None:
+            fcntl.flock(self._fd, fcntl.LOCK_EX)
+            return
+        done = threading.Event()
+        watcher = threading.Thread(
+            target=self._watch, args=(done, waiting), name="grader-turn-watcher", daemon=True
+        )
+        watcher.start()
+        try:
+            fcntl.flock(self._fd, fcntl.LOCK_EX)
+        finally:
+            done.set()
+            watcher.join()
+
+    def _watch(self, done: threading.Event, waiting: Waiting) -> None:
+        told: tuple[Holder | None] | None = None
+        while not done.wait(PATIENCE if told is None else LOOK_AGAIN):
+            holder = self.holder()
+            if told is None or told[0] != holder:
+                told = (holder,)
+                with contextlib.suppress(Exception):  # a notice that fails never stops a run
+                    waiting(holder)
 
     def give(self) -> None:
         """End the turn (nothing happens if it is not held)."""
@@ -60,6 +142,23 @@ class Turns:
             self.give()  # explicitly: a forked child's copy of the descriptor would keep it
             os.close(self._fd)
             self._fd = -1
+
+
+def _command() -> str:
+    """This process's command as its user typed it (``grader check EX-12-01``), printable."""
+    words = [Path(sys.argv[0]).name if sys.argv and sys.argv[0] else "python", *sys.argv[1:]]
+    text = " ".join(words)[:MAX_COMMAND]
+    return "".join(char if char.isprintable() else "?" for char in text)
+
+
+def _stopped(pid: int) -> bool:
+    """Whether process ``pid`` is stopped now (state T: a stop signal; t: a debugger)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            stat_line = handle.read(_READ)
+    except OSError:
+        return False
+    return stat_line[stat_line.rfind(b")") + 2 :][:1] in (b"T", b"t")
 
 
 def _own_folder(folder: Path) -> None:

@@ -9,14 +9,20 @@ kernel that lets users make user namespaces.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 import pytest
 
@@ -200,3 +206,97 @@ def test_a_user_namespace_without_its_own_pid_namespace_falls_back_to_rlimits() 
     assert "cannot return to its own namespaces" in str(found["reason"])
     assert (found["isolation"], found["one_at_a_time"]) == ("rlimits", False)
     assert isinstance(found["run"], list) and found["run"][0] == 0
+
+
+TURN_HOLDER = REPO / "tests" / "unit" / "grader" / "runner" / "files" / "turn_holder.py"
+
+
+def _start(as_user: list[str], home: Path, *argv: str) -> subprocess.Popen[str]:
+    """``argv`` started as the user, every standard stream a pipe."""
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(home), "LANG": "C.UTF-8"}
+    return subprocess.Popen(
+        [*as_user, sys.executable, *argv],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=home,
+    )
+
+
+def _lines_until(stream: IO[str], wanted: str, seconds: float = 90.0) -> Reading:
+    """Reads ``stream`` to its end on a thread; returns once a line holds ``wanted``."""
+    reading = Reading([], threading.Event(), threading.Thread())
+
+    def read() -> None:
+        for line in stream:
+            reading.lines.append(line)
+            if wanted in line:
+                reading.found.set()
+
+    reading.thread = threading.Thread(target=read, daemon=True)
+    reading.thread.start()
+    assert reading.found.wait(seconds), f"no {wanted!r} in {reading.lines}"
+    return reading
+
+
+@dataclass
+class Reading:
+    lines: list[str]
+    found: threading.Event
+    thread: threading.Thread
+
+    def to_end(self) -> str:
+        self.thread.join(timeout=30)
+        return "".join(self.lines)
+
+
+def test_a_users_check_says_who_holds_its_turn_and_ctrl_c_ends_the_wait(
+    as_user: list[str], home: Path
+) -> None:
+    """The attack on a silent wait: the user's check in one terminal is stopped (Ctrl-Z)
+    while it holds the user's turn; a check in another terminal says which process holds it
+    and how to resume or end it, and stops at Ctrl-C (130, no traceback); once the holder
+    goes on and ends, a check that waited passes."""
+    answer = _answer(home, REPO / "solutions" / "EX-12-01" / "notification_once_probe.py")
+    lock = Path("/tmp") / f"grader-{USER}" / "devices.lock"  # the user's, without TMPDIR
+    check = ("-m", "grader", "check", "EX-12-01", "--path", str(answer), "--lang", "en")
+    with contextlib.ExitStack() as ending:  # on a failure: every process ends, none waits
+        holder = ending.enter_context(_start(as_user, home, str(TURN_HOLDER), str(lock), "--stop"))
+        ending.callback(_resume_and_end, holder)
+        assert holder.stdout is not None
+        assert holder.stdout.readline() == "held\n"
+        told = f"process {holder.pid} (turn_holder.py {lock} --stop): it was stopped"
+
+        interrupted = ending.enter_context(_start(as_user, home, *check))
+        ending.callback(_kill, interrupted)
+        assert interrupted.stderr is not None
+        reading = _lines_until(interrupted.stderr, told)
+        started = time.monotonic()
+        interrupted.send_signal(signal.SIGINT)
+        assert interrupted.wait(timeout=30) == 130
+        assert time.monotonic() - started < 10
+        shown = reading.to_end()
+        assert shown.endswith("Interrupted.\n") and "Traceback" not in shown, shown
+
+        waiting = ending.enter_context(_start(as_user, home, *check, "--json"))
+        ending.callback(_kill, waiting)
+        assert waiting.stderr is not None and waiting.stdout is not None
+        reading = _lines_until(waiting.stderr, told)
+        _resume_and_end(holder)
+        assert waiting.wait(timeout=120) == 0, reading.to_end()
+        report = json.loads(waiting.stdout.read())
+        assert (report["status"], report["isolation"]) == ("passed", "namespaces")
+        assert "Traceback" not in reading.to_end()
+
+
+def _resume_and_end(holder: subprocess.Popen[str]) -> None:
+    holder.send_signal(signal.SIGCONT)
+    if holder.stdin is not None and not holder.stdin.closed:
+        holder.stdin.close()
+
+
+def _kill(process: subprocess.Popen[str]) -> None:
+    if process.poll() is None:
+        process.kill()

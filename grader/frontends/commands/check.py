@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from grader.errors import EXIT_CODES
-from grader.frontends.commands.common import add_common, emit
+from grader.frontends.commands.common import add_common, emit, turn_notices
 
 EPILOG = f"""environment:
   GRADER_LANG       feedback language (zh or en)
@@ -48,7 +48,7 @@ def run(args: argparse.Namespace, lang: str, as_json: bool) -> int:
 
     registered_texts()
     settings = GradingSettings.from_env(root=args.root, lang=lang, self_check=True)
-    with GradingService(settings) as service:
+    with GradingService(settings, on_turn_wait=turn_notices(lang)) as service:
         report = service.check(args.exercise, args.path).report
     given = args.exercise if args.exercise.strip() != report.exercise else None
     if as_json:

@@ -5,10 +5,14 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from grader.render.catalog import LANGUAGES
+from grader.render.catalog import LANGUAGES, turn_wait_notice
+
+if TYPE_CHECKING:
+    from grader.runner.turns import Holder
 
 
 def add_common(sub: argparse.ArgumentParser, *, json_flag: bool = True) -> None:
@@ -37,6 +41,16 @@ def emit(text: str, stream: TextIO | None = None) -> None:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, out.fileno())  # so the interpreter's final flush cannot fail again
         os.close(devnull)
+
+
+def turn_notices(lang: str, stream: TextIO | None = None) -> Callable[[Holder | None], None]:
+    """Tells the person waiting (on stderr: ``--json`` output stays clean) who holds their
+    runs' turn, when a run of theirs waits for it (``grader.runner.turns``)."""
+
+    def tell(holder: Holder | None) -> None:
+        emit(turn_wait_notice(holder, lang), stream or sys.stderr)
+
+    return tell
 
 
 def add_db(sub: argparse.ArgumentParser) -> None:

@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from grader.app.fingerprint import verdict_fingerprint as _verdict_fingerprint
 from grader.app.service import GradingService, GradingSettings
@@ -24,6 +25,10 @@ from grader.judge.exercises import exercise_ids, get_exercise
 from grader.judge.exercises.spec import Exercise
 from grader.judge.results import CheckReport
 from grader.judge.submission import Submission
+from grader.render.catalog import resolve_lang, turn_wait_notice
+
+if TYPE_CHECKING:
+    from grader.runner.turns import Holder
 
 
 class Session(Protocol):
@@ -54,8 +59,14 @@ def _service(hide: tuple[Path, ...]) -> GradingService:
     service = _services.get(hide)
     if service is None:
         settings = GradingSettings.from_env(hide=hide, lang="en", use_cache=False)
-        service = _services[hide] = GradingService(settings)
+        service = _services[hide] = GradingService(settings, on_turn_wait=tell_turn_wait)
     return service
+
+
+def tell_turn_wait(holder: Holder | None) -> None:
+    """A run of the batch waits for the user's turn (grading as a user): say who holds it,
+    on stderr (over the progress bar), in the instructor's language."""
+    print(turn_wait_notice(holder, resolve_lang()), file=sys.stderr, flush=True)
 
 
 def close_services() -> None:

@@ -136,3 +136,14 @@ def test_each_judged_submission_has_its_own_oracle_process_ended_after_it(
             assert len(started) == count
             assert started[-1]._process.wait(timeout=60) is not None  # ended after its runs
     assert started[0]._process.pid != started[1]._process.pid
+
+
+def test_each_students_fork_server_tells_the_front_ends_callback_who_holds_the_turn() -> None:
+    """``on_turn_wait`` reaches the server the runs go through (``grader.runner.turns``)."""
+    told: list[object] = []
+    settings = GradingSettings.from_env(root=None, lang="en", isolation="rlimits")
+    with (
+        GradingService(settings, on_turn_wait=told.append) as service,
+        service.student([get_exercise("EX-11-01")]) as session,
+    ):
+        assert getattr(session.server(), "turn_waiting", None) == told.append

@@ -1,0 +1,27 @@
+"""A batch graded as a user says who holds the user's turn when a run waits for it
+(``grader.runner.turns``), on stderr, in the instructor's language."""
+
+from __future__ import annotations
+
+import pytest
+
+from grader.render.catalog import turn_wait_notice
+from grader.runner.turns import Holder
+
+HOLDER = Holder(31337, "grader check EX-12-01", stopped=True)
+
+
+def test_a_batch_worker_says_it_on_stderr_and_its_service_is_wired(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from grader.instructor.batch import sessions
+
+    monkeypatch.setenv("GRADER_LANG", "en")
+    sessions.tell_turn_wait(HOLDER)
+    shown = capsys.readouterr()
+    assert (shown.out, shown.err) == ("", turn_wait_notice(HOLDER, "en") + "\n")
+    service = sessions._service(())
+    try:
+        assert service.on_turn_wait is sessions.tell_turn_wait
+    finally:
+        sessions.close_services()
