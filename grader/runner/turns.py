@@ -20,8 +20,9 @@ The holder of the turn writes its process id and command into the file. A grader
 waits for its turn longer than ``PATIENCE`` is told who holds it (``take(waiting)``, from a
 watcher thread: the wait itself stays one blocking ``flock``, so a turn given is taken at
 once), again whenever that changes: in particular when the holder is stopped (Ctrl-Z, a
-debugger), which holds the turn until it is resumed or ended. It waits for as long as it
-takes, as ``apt`` waits for its lock; Ctrl-C stops it.
+debugger), which holds the turn until it is resumed or ended. A holder of the waiter's own
+process group that is not stopped (another worker of the same batch) is not worth a word.
+It waits for as long as it takes, as ``apt`` waits for its lock; Ctrl-C stops it.
 """
 
 from __future__ import annotations
@@ -122,12 +123,14 @@ class Turns:
             fcntl.flock(self._fd, fcntl.LOCK_EX)
         finally:
             done.set()
-            watcher.join()
+            watcher.join(timeout=1.0)  # a notice stuck on a full stderr pipe never holds a run
 
     def _watch(self, done: threading.Event, waiting: Waiting) -> None:
         told: tuple[Holder | None] | None = None
         while not done.wait(PATIENCE if told is None else LOOK_AGAIN):
             holder = self.holder()
+            if holder is not None and not holder.stopped and _in_our_group(holder.pid):
+                continue  # another worker of this same grader (a batch's): nothing to tell
             if told is None or told[0] != holder:
                 told = (holder,)
                 with contextlib.suppress(Exception):  # a notice that fails never stops a run
@@ -149,6 +152,15 @@ def _command() -> str:
     words = [Path(sys.argv[0]).name if sys.argv and sys.argv[0] else "python", *sys.argv[1:]]
     text = " ".join(words)[:MAX_COMMAND]
     return "".join(char if char.isprintable() else "?" for char in text)
+
+
+def _in_our_group(pid: int) -> bool:
+    """Whether ``pid`` is in this process's group: a batch's other pool worker, say, and not
+    a grader started from another terminal or notebook (each has a group of its own)."""
+    try:
+        return os.getpgid(pid) == os.getpgrp()
+    except OSError:
+        return False
 
 
 def _stopped(pid: int) -> bool:

@@ -121,11 +121,19 @@ def _until(condition: Callable[[], bool], seconds: float = 20.0) -> None:
 
 
 @contextlib.contextmanager
-def _holding(path: Path, *, stop: bool) -> Iterator[subprocess.Popen[str]]:
+def _holding(path: Path, *, stop: bool, own_group: bool = False) -> Iterator[subprocess.Popen[str]]:
     """Another process of this user holds the turn (stopped, with ``stop``, as by Ctrl-Z)
-    until the block ends: then it is resumed, told to end, and waited for."""
+    until the block ends: then it is resumed, told to end, and waited for. It is in a
+    process group of its own (a grader started in another terminal), or, with ``own_group``,
+    in ours (another worker of the same batch)."""
     argv = [sys.executable, str(HOLDER), str(path), *(["--stop"] if stop else [])]
-    with subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) as holder:
+    with subprocess.Popen(
+        argv,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        process_group=None if own_group else 0,
+    ) as holder:
         assert holder.stdout is not None and holder.stdin is not None
         try:
             assert holder.stdout.readline() == "held\n"
@@ -172,6 +180,25 @@ def test_a_waiter_is_told_who_holds_the_turn_that_it_is_stopped_and_when_it_resu
     assert waiter.holder() == Holder(os.getpid(), turns._command(), stopped=False)
     assert [t for t in threading.enumerate() if t.name == "grader-turn-watcher"] == []
     waiter.close()
+
+
+def test_a_running_holder_of_our_own_group_is_not_worth_a_word_a_stopped_one_is(
+    tmp_path: Path,
+) -> None:
+    """A batch's two workers wait for each other's runs all the time: no notice for that;
+    but a worker of ours that is stopped holds everyone up, and is named."""
+    path = tmp_path / "turns" / "devices.lock"
+    for stop, expected in ((False, 0), (True, 1)):
+        told: list[Holder | None] = []
+        waiter = Turns(path)
+        with _holding(path, stop=stop, own_group=True):
+            taking = threading.Thread(target=waiter.take, args=(told.append,))
+            taking.start()
+            time.sleep(turns.PATIENCE + 2 * turns.LOOK_AGAIN)
+            assert len(told) == expected and taking.is_alive()
+        taking.join(timeout=20)
+        assert not taking.is_alive()
+        waiter.close()
 
 
 def test_no_one_is_told_when_the_turn_is_free_and_no_thread_is_started(tmp_path: Path) -> None:
