@@ -7,12 +7,13 @@ sink the driver owns.
 1. ``soft-01``: the driver SIGSTOPs the sink, so the call stalls. At the soft limit the
    pool process raises ``SoftTimeLimitExceeded`` inside the call; the task classifies it
    as transient and retries (countdown 1 s). The driver resumes the sink; the retry lands.
-2. ``hard-01``: the sink is paused again; once the event is running (its started line and
-   an unacked message), the driver SIGSTOPs the worker's only pool process, so the soft
-   signal cannot run any cleanup. The main process logs ``Hard time limit (6s) exceeded``
-   and kills the pool process. Celery 5.7 then ACKs the message (``task_acks_on_timeout``
-   defaults to True): it is NOT redelivered; ticketflow records one ``permanent_failure``
-   dead letter (``TimeLimitExceeded``) so the event is not silently lost.
+2. ``hard-01``: the sink is paused again; once the event is running (its started line), the
+   driver SIGSTOPs the worker's only pool process, so the soft signal cannot run any
+   cleanup, and then finds its message unacked at the broker. The main process logs
+   ``Hard time limit (6s) exceeded`` and kills the pool process. Celery 5.7 then ACKs the
+   message (``task_acks_on_timeout`` defaults to True): it is NOT redelivered; ticketflow
+   records one ``permanent_failure`` dead letter (``TimeLimitExceeded``) so the event is
+   not silently lost.
 3. ``after-01`` shows the worker healthy again (a fresh pool process delivers it).
 """
 
@@ -27,7 +28,7 @@ from pathlib import Path
 
 from ticketflow.workers.tasks import TASK_NAME
 from ticketflow_lab.fault_injection import FaultPlan
-from ticketflow_lab.harness import Harness
+from ticketflow_lab.harness import STARTED_TIMEOUT_SECONDS, Harness
 from ticketflow_lab.namespaces import RabbitMQVhost
 from ticketflow_lab.outcomes import EXPECT_EFFECT
 from ticketflow_lab.report import EventPlan, ScenarioFailed, ScenarioResult, envelope_body
@@ -35,8 +36,9 @@ from ticketflow_lab.scenario import finish_result
 from ticketflow_lab.sink import SinkProcess
 from ticketflow_lab.waiting import wait_until
 
-# The driver must pause the pool process before the soft limit, after one rabbitmqctl
-# sample (~0.5 s idle, ~2.5 s measured on an overloaded 2-core box): 4 s leaves margin.
+# The driver must pause the pool process before the soft limit: it reads the worker's log
+# every 20 ms and pauses it once the started line is there (the broker is sampled only
+# after the pause, since one rabbitmqctl sample took up to 4 s with two suites running).
 SOFT_LIMIT_SECONDS = 4
 HARD_LIMIT_SECONDS = 6
 SOFT_EVENT = "soft-01"
@@ -154,10 +156,22 @@ def _drive(
     harness.note(f"SIGSTOP sink {sink.pid} again")
     since = harness.log.size()
     task_id = harness.publish(HARD_EVENT, plan[1].body)
-    pid = harness.wait_started_and_unacked(HARD_EVENT, since=since)
+    # Its started line alone, then the pause: a broker sample (rabbitmqctl, seconds on a
+    # loaded machine) before the pause could let the soft limit fire first. Once paused,
+    # nothing moves: the sample after it shows the message held.
+    started_line = harness.wait_log(
+        harness.started_line(HARD_EVENT),
+        since=since,
+        timeout=STARTED_TIMEOUT_SECONDS,
+        what=f"{HARD_EVENT}'s started line",
+    )
+    pid = int(started_line.group("pid"))
     if harness.sole_pool_process() != pid:
         raise RuntimeError(f"{HARD_EVENT} runs in {pid}, not in the worker's only pool process")
     os.kill(pid, signal.SIGSTOP)
+    held = harness.counts()
+    if held.unacked < 1:
+        raise RuntimeError(f"{HARD_EVENT} started, but the broker holds no unacked message: {held}")
     started = [r.time for r in harness.records() if r.kind == "started" and r.task_id == task_id]
     after = f" {time.time() - started[0]:.2f}s after it started" if started else ""
     harness.note(f"SIGSTOP pool process {pid}{after}: the soft signal cannot run cleanup")
