@@ -348,16 +348,16 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "GRADER_ISOLATION=namespaces asks for the isolating sandbox, which is not available here: {reason}.",
     },
     "turn.held": {
-        "zh": "正在等待：你的另一个评分程序（进程 {pid}：{command}）正在沙箱里运行代码。同一用户的运行需要轮流进行，一次一个。它结束后这里会继续；按 Ctrl-C 可停止等待。",
-        "en": "Waiting: another grader of yours (process {pid}: {command}) is running code in the sandbox; your runs take turns, one at a time. This one goes on when that one is done; Ctrl-C stops the wait.",
+        "zh": "正在排队：你的另一个评分程序（进程 {pid}：{command}）正在沙箱中运行代码。同一用户的代码须轮流运行，每次只能运行一个；它这次运行结束后，这里会自动继续。按 Ctrl-C 可停止本次操作。",
+        "en": "Queued: another grader of yours (process {pid}: {command}) is running code in the sandbox, and your runs take turns, one at a time. This one goes on as soon as that run ends; Ctrl-C stops this one.",
     },
     "turn.stopped": {
-        "zh": "正在等待进程 {pid}（{command}）：它占着你的运行轮次时被暂停了（按过 Ctrl-Z？）。请在它的终端里输入 fg 让它继续，或用 kill {pid} 结束它；按 Ctrl-C 可停止本次等待。",
-        "en": "Waiting for process {pid} ({command}): it was stopped (Ctrl-Z?) while holding your runs' turn. Resume it (fg, in its terminal) or end it (kill {pid}); Ctrl-C stops this wait.",
+        "zh": "正在等待进程 {pid}（{command}）：它在轮到它运行时被暂停了（可能是按了 Ctrl-Z）。请在它所在的终端输入 fg 让它继续（或执行 kill -CONT {pid}），这里随后就会继续；按 Ctrl-C 可停止本次操作。",
+        "en": "Waiting for process {pid} ({command}): it was stopped (Ctrl-Z?) while it had the turn to run code. Resume it (fg in its terminal, or kill -CONT {pid}) and this one goes on; Ctrl-C stops this one.",
     },
     "turn.unknown": {
-        "zh": "正在等待你的另一个评分程序结束：同一用户的运行需要轮流进行，一次一个。按 Ctrl-C 可停止等待。",
-        "en": "Waiting for another grader of yours to finish: your runs take turns, one at a time. Ctrl-C stops the wait.",
+        "zh": "正在排队：你的另一个评分程序正在沙箱中运行代码。同一用户的代码须轮流运行，每次只能运行一个；它这次运行结束后，这里会自动继续。按 Ctrl-C 可停止本次操作。",
+        "en": "Queued: another grader of yours is running code in the sandbox, and your runs take turns, one at a time. This one goes on as soon as that run ends; Ctrl-C stops this one.",
     },
     "error.weak_isolation": {
         "zh": "正式评分需要隔离沙箱（namespaces 模式），这次检查用的是 {isolation} 模式。",

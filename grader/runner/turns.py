@@ -30,10 +30,12 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
+import re
 import stat
 import sys
 import tempfile
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -62,6 +64,12 @@ class Holder:
 
 #: Told who holds the turn (None: the file does not say) while ``take`` waits.
 Waiting = Callable[[Holder | None], None]
+#: Seconds after which the same holder is named again by this process: a grader whose runs
+#: wait one after another behind the same holder says so once, not once a run.
+REPEAT_AFTER = 60.0
+#: What this process last told, and when (``time.monotonic``).
+_told_last: list[tuple[Holder | None, float]] = []
+_PASSWORD = re.compile(r"(://[^/:@\s]*:)[^/@\s]*@")
 
 
 def lock_path() -> Path:
@@ -93,8 +101,9 @@ class Turns:
         except BlockingIOError:
             self._wait(waiting)
         text = f"{os.getpid()}\n{_command()}\n".encode()
-        os.pwrite(self._fd, text, 0)
-        os.ftruncate(self._fd, len(text))
+        with contextlib.suppress(OSError):  # a full disk only costs the waiters' notice
+            os.pwrite(self._fd, text, 0)
+            os.ftruncate(self._fd, len(text))
 
     def holder(self) -> Holder | None:
         """Who wrote itself into the file last (the holder, while the turn is held); None if
@@ -108,7 +117,25 @@ class Turns:
         if not (pid_text.isascii() and pid_text.isdigit()) or len(pid_text) > 9:
             return None
         pid = int(pid_text)
+        if not self._held_by(pid):  # not written yet, or by a grader that never writes it
+            return None
         return Holder(pid, rest.partition("\n")[0][:MAX_COMMAND], _stopped(pid))
+
+    def _held_by(self, pid: int) -> bool:
+        """Whether the kernel lists ``pid`` as holding the turn (``/proc/locks``: the
+        ``flock`` on this file's inode, not a waiter's ``->`` line): the file's word alone
+        could name a process that ended or a pid reused since."""
+        found = os.fstat(self._fd)
+        inode = f"{os.major(found.st_dev):02x}:{os.minor(found.st_dev):02x}:{found.st_ino}"
+        try:
+            with open("/proc/locks", encoding="ascii", errors="replace") as locks:
+                for line in locks:
+                    fields = line.split()
+                    if fields[1:2] == ["FLOCK"] and fields[3:6] == ["WRITE", str(pid), inode]:
+                        return True
+        except OSError:
+            return False
+        return False
 
     def _wait(self, waiting: Waiting | None) -> None:
         if waiting is None:
@@ -131,13 +158,31 @@ class Turns:
             holder = self.holder()
             if holder is not None and not holder.stopped and _in_our_group(holder.pid):
                 continue  # another worker of this same grader (a batch's): nothing to tell
+            if done.is_set():  # the turn came meanwhile: no word about the holder before
+                return
             if told is None or told[0] != holder:
                 told = (holder,)
+                now = time.monotonic()
+                if (
+                    _told_last
+                    and _told_last[0][0] == holder
+                    and now - _told_last[0][1] < REPEAT_AFTER
+                ):
+                    continue  # this process said so a moment ago
+                _told_last[:] = [(holder, now)]
                 with contextlib.suppress(Exception):  # a notice that fails never stops a run
                     waiting(holder)
 
     def give(self) -> None:
-        """End the turn (nothing happens if it is not held)."""
+        """End the turn (nothing happens if it is not held). The file is emptied first, so
+        it never names a holder that has gone; only by the holder: a grader that closes
+        while another holds the turn (a spare host discarded) must not erase its name."""
+        try:
+            fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # ours, or free: ours now
+        except BlockingIOError:
+            return  # another's turn: nothing of ours to give or to empty
+        with contextlib.suppress(OSError):
+            os.ftruncate(self._fd, 0)
         fcntl.flock(self._fd, fcntl.LOCK_UN)
 
     def close(self) -> None:
@@ -148,9 +193,13 @@ class Turns:
 
 
 def _command() -> str:
-    """This process's command as its user typed it (``grader check EX-12-01``), printable."""
-    words = [Path(sys.argv[0]).name if sys.argv and sys.argv[0] else "python", *sys.argv[1:]]
-    text = " ".join(words)[:MAX_COMMAND]
+    """This process's command as its user typed it (``grader check EX-12-01``, ``python -m
+    grader check ...``), printable, with a URL's password masked (``--db``)."""
+    program = Path(sys.argv[0]).name if sys.argv and sys.argv[0] else "python"
+    spec = getattr(sys.modules.get("__main__"), "__spec__", None)
+    if program == "__main__.py" and spec is not None:
+        program = "python -m " + spec.name.removesuffix(".__main__")
+    text = _PASSWORD.sub(r"\1***@", " ".join([program, *sys.argv[1:]]))[:MAX_COMMAND]
     return "".join(char if char.isprintable() else "?" for char in text)
 
 

@@ -65,8 +65,8 @@ def _service(hide: tuple[Path, ...]) -> GradingService:
 
 def tell_turn_wait(holder: Holder | None) -> None:
     """A run of the batch waits for the user's turn (grading as a user): say who holds it,
-    on stderr (over the progress bar), in the instructor's language."""
-    print(turn_wait_notice(holder, resolve_lang()), file=sys.stderr, flush=True)
+    on stderr, on a line of its own below the progress bar, in the instructor's language."""
+    print("\n" + turn_wait_notice(holder, resolve_lang()), file=sys.stderr, flush=True)
 
 
 def close_services() -> None:

@@ -29,7 +29,7 @@ def test_each_notice_in_each_language() -> None:
 
 def test_a_stopped_holder_is_named_with_what_to_type() -> None:
     text = turn_wait_notice(HOLDERS["stopped"], "en")
-    assert "fg" in text and "kill 4242" in text and "Ctrl-C" in text
+    assert "fg" in text and "kill -CONT 4242" in text and "Ctrl-C" in text
 
 
 def test_a_command_with_control_characters_is_shown_cleaned() -> None:

@@ -7,12 +7,15 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
+import functools
+import importlib.machinery
 import os
 import signal
 import subprocess
 import sys
 import threading
 import time
+import types
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -108,6 +111,22 @@ def test_a_folder_of_another_user_is_refused(
 HOLDER = Path(__file__).parent / "files" / "turn_holder.py"
 
 
+@pytest.fixture(autouse=True)
+def _nothing_told_yet() -> Iterator[None]:
+    """What this process last told (``turns._told_last``) starts empty in every test."""
+    turns._told_last.clear()
+    yield
+    turns._told_last.clear()
+
+
+def _has(told: list[Holder | None], count: int) -> bool:
+    return len(told) == count
+
+
+def _watchers() -> list[threading.Thread]:
+    return [t for t in threading.enumerate() if t.name == "grader-turn-watcher"]
+
+
 def _state(pid: int) -> str:
     text = Path(f"/proc/{pid}/stat").read_text()
     return text[text.rindex(")") + 2]
@@ -148,8 +167,9 @@ def _holding(path: Path, *, stop: bool, own_group: bool = False) -> Iterator[sub
 def test_the_holder_writes_its_pid_and_command_into_the_file(tmp_path: Path) -> None:
     path = tmp_path / "turns" / "devices.lock"
     with _holding(path, stop=False) as holder:
-        found = Turns(path).holder()
-        assert found == Holder(holder.pid, f"turn_holder.py {path}", stopped=False)
+        reader = Turns(path)
+        assert reader.holder() == Holder(holder.pid, f"turn_holder.py {path}", stopped=False)
+        reader.close()
     mine = Turns(path)
     mine.take()
     assert mine.holder() == Holder(os.getpid(), turns._command(), stopped=False)
@@ -178,7 +198,7 @@ def test_a_waiter_is_told_who_holds_the_turn_that_it_is_stopped_and_when_it_resu
     taking.join(timeout=20)
     assert not taking.is_alive()  # the holder ended: the waiter has the turn
     assert waiter.holder() == Holder(os.getpid(), turns._command(), stopped=False)
-    assert [t for t in threading.enumerate() if t.name == "grader-turn-watcher"] == []
+    assert _watchers() == []
     waiter.close()
 
 
@@ -194,19 +214,27 @@ def test_a_running_holder_of_our_own_group_is_not_worth_a_word_a_stopped_one_is(
         with _holding(path, stop=stop, own_group=True):
             taking = threading.Thread(target=waiter.take, args=(told.append,))
             taking.start()
-            time.sleep(turns.PATIENCE + 2 * turns.LOOK_AGAIN)
+            if expected:
+                _until(functools.partial(_has, told, expected))
+            else:
+                time.sleep(turns.PATIENCE + 2 * turns.LOOK_AGAIN)  # long enough to have told
             assert len(told) == expected and taking.is_alive()
         taking.join(timeout=20)
         assert not taking.is_alive()
         waiter.close()
 
 
-def test_no_one_is_told_when_the_turn_is_free_and_no_thread_is_started(tmp_path: Path) -> None:
+def test_no_one_is_told_when_the_turn_is_free_and_no_thread_is_started(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     told: list[Holder | None] = []
-    before = threading.active_count()
+    started: list[str] = []
+    monkeypatch.setattr(
+        "grader.runner.turns.threading.Thread", lambda *a, **k: started.append("a thread")
+    )
     turns_ = Turns(tmp_path / "turns" / "devices.lock")
     turns_.take(told.append)
-    assert (told, threading.active_count()) == ([], before)
+    assert (told, started) == ([], [])
     turns_.close()
 
 
@@ -232,23 +260,25 @@ def test_a_notice_that_fails_does_not_stop_the_wait(tmp_path: Path) -> None:
 def test_ctrl_c_stops_the_wait_at_once_and_ends_the_watcher(tmp_path: Path) -> None:
     path = tmp_path / "turns" / "devices.lock"
     waiter = Turns(path)
+    told: list[Holder | None] = []
 
     def interrupt(signum: int, frame: object) -> None:
         raise KeyboardInterrupt
 
+    def tell_then_press_ctrl_c(holder: Holder | None) -> None:
+        told.append(holder)
+        main = threading.main_thread().ident
+        assert main is not None
+        signal.pthread_kill(main, signal.SIGALRM)
+
     previous = signal.signal(signal.SIGALRM, interrupt)
     try:
         with _holding(path, stop=True):
-            signal.setitimer(signal.ITIMER_REAL, turns.PATIENCE + 0.5)  # after one notice
-            told: list[Holder | None] = []
-            started = time.monotonic()
             with pytest.raises(KeyboardInterrupt):
-                waiter.take(told.append)
-            assert time.monotonic() - started < turns.PATIENCE + 5
+                waiter.take(tell_then_press_ctrl_c)
             assert len(told) == 1 and told[0] is not None and told[0].stopped
-            assert [t for t in threading.enumerate() if t.name == "grader-turn-watcher"] == []
+            assert _watchers() == []
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
     waiter.close()
 
@@ -269,3 +299,72 @@ def test_the_command_is_cut_and_made_printable(monkeypatch: pytest.MonkeyPatch) 
     command = turns._command()
     assert command.startswith("grader check EX?[2J-12-01 yyy")
     assert len(command) == turns.MAX_COMMAND and command.isprintable()
+
+
+def test_a_file_naming_a_process_that_does_not_hold_the_turn_names_no_holder(
+    tmp_path: Path,
+) -> None:
+    """A pid left behind (a grader that never writes the file, a pid reused since) is not
+    believed: the kernel's list of locks decides."""
+    path = tmp_path / "turns" / "devices.lock"
+    reader = Turns(path)
+    path.write_text(f"{os.getpid()}\nan old holder\n")
+    assert reader.holder() is None  # no one holds the turn
+    with _holding(path, stop=False):
+        path.write_text(f"{os.getpid()}\nnot the holder\n")  # a holder that never wrote
+        assert reader.holder() is None
+    reader.close()
+
+
+def test_giving_the_turn_empties_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "turns" / "devices.lock"
+    mine = Turns(path)
+    mine.take()
+    assert path.read_text().startswith(f"{os.getpid()}\n")
+    mine.give()
+    assert path.read_text() == ""
+    mine.close()
+
+
+def test_a_file_that_cannot_be_written_costs_only_the_notice(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A full disk or a quota: the turn is still taken, the run still goes."""
+
+    def full(*args: object) -> int:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr("grader.runner.turns.os.pwrite", full)
+    monkeypatch.setattr("grader.runner.turns.os.ftruncate", full)
+    mine = Turns(tmp_path / "turns" / "devices.lock")
+    mine.take()
+    assert not _free(tmp_path / "turns" / "devices.lock")
+    mine.give()
+    assert _free(tmp_path / "turns" / "devices.lock")
+    mine.close()
+
+
+def test_a_password_in_the_command_is_masked_and_python_m_is_named(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    argv = ["/v/bin/grader", "grade", "s", "--db", "postgresql://ta:s3cret@db/grades"]
+    monkeypatch.setattr(sys, "argv", argv)
+    assert turns._command() == "grader grade s --db postgresql://ta:***@db/grades"
+    main = types.ModuleType("__main__")
+    main.__spec__ = importlib.machinery.ModuleSpec("grader.__main__", None)
+    monkeypatch.setitem(sys.modules, "__main__", main)
+    monkeypatch.setattr(sys, "argv", ["/r/grader/__main__.py", "check", "EX-12-01"])
+    assert turns._command() == "python -m grader check EX-12-01"
+
+
+def test_a_grader_closing_while_another_holds_the_turn_leaves_its_name(tmp_path: Path) -> None:
+    """The attack: ``grader check`` discards a spare host (its ``Turns`` closed) while a
+    stopped check holds the turn; had that emptied the file, the waiter could not say who."""
+    path = tmp_path / "turns" / "devices.lock"
+    with _holding(path, stop=True) as holder:
+        other = Turns(path)
+        other.give()
+        other.close()
+        reader = Turns(path)
+        assert reader.holder() == Holder(holder.pid, f"turn_holder.py {path} --stop", True)
+        reader.close()

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from grader.render.catalog import turn_wait_notice
@@ -12,16 +14,17 @@ HOLDER = Holder(31337, "grader check EX-12-01", stopped=True)
 
 
 def test_a_batch_worker_says_it_on_stderr_and_its_service_is_wired(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     from grader.instructor.batch import sessions
 
     monkeypatch.setenv("GRADER_LANG", "en")
     sessions.tell_turn_wait(HOLDER)
     shown = capsys.readouterr()
-    assert (shown.out, shown.err) == ("", turn_wait_notice(HOLDER, "en") + "\n")
-    service = sessions._service(())
+    assert (shown.out, shown.err) == ("", "\n" + turn_wait_notice(HOLDER, "en") + "\n")
+    hide = (tmp_path / "only-this-test",)
+    service = sessions._service(hide)
     try:
         assert service.on_turn_wait is sessions.tell_turn_wait
     finally:
-        sessions.close_services()
+        sessions._services.pop(hide).close()  # this test's service only
