@@ -7,7 +7,7 @@ sink the driver owns.
 1. ``soft-01``: the driver SIGSTOPs the sink, so the call stalls. At the soft limit the
    pool process raises ``SoftTimeLimitExceeded`` inside the call; the task classifies it
    as transient and retries (countdown 1 s). The driver resumes the sink; the retry lands.
-2. ``hard-01``: the sink is paused again; once the event is running (its started line), the
+2. ``hard-01``: the sink is paused again; once the event is running (its started record), the
    driver SIGSTOPs the worker's only pool process, so the soft signal cannot run any
    cleanup, and then finds its message unacked at the broker. The main process logs
    ``Hard time limit (6s) exceeded`` and kills the pool process. Celery 5.7 then ACKs the
@@ -36,9 +36,10 @@ from ticketflow_lab.scenario import finish_result
 from ticketflow_lab.sink import SinkProcess
 from ticketflow_lab.waiting import wait_until
 
-# The driver must pause the pool process before the soft limit: it reads the worker's log
-# every 20 ms and pauses it once the started line is there (the broker is sampled only
-# after the pause, since one rabbitmqctl sample took up to 4 s with two suites running).
+# The driver must pause the pool process before the soft limit: it reads the attempt log
+# every 10 ms and pauses it once the task's started record is there (the broker is sampled
+# only after the pause: one rabbitmqctl sample, or the worker's own log line, came up to
+# 4.5 s late with two suites running).
 SOFT_LIMIT_SECONDS = 4
 HARD_LIMIT_SECONDS = 6
 SOFT_EVENT = "soft-01"
@@ -110,6 +111,14 @@ def run_time_limits(
             return finish_result(harness, result)
 
 
+def _started_in(harness: Harness, task_id: str) -> int | None:
+    """The pid that started ``task_id``, from the attempt log (None: not started yet)."""
+    for record in harness.records():
+        if record.kind == "started" and record.task_id == task_id:
+            return record.pid
+    return None
+
+
 def _outcome(harness: Harness, event_id: str, outcome: str) -> bool:
     return any(
         record.kind == "outcome" and record.event_id == event_id and record.outcome == outcome
@@ -156,16 +165,16 @@ def _drive(
     harness.note(f"SIGSTOP sink {sink.pid} again")
     since = harness.log.size()
     task_id = harness.publish(HARD_EVENT, plan[1].body)
-    # Its started line alone, then the pause: a broker sample (rabbitmqctl, seconds on a
-    # loaded machine) before the pause could let the soft limit fire first. Once paused,
-    # nothing moves: the sample after it shows the message held.
-    started_line = harness.wait_log(
-        harness.started_line(HARD_EVENT),
-        since=since,
+    # Its started record alone (the attempt log, written as the task starts), then the pause:
+    # a broker sample (rabbitmqctl, seconds on a loaded machine) or the worker's own log line
+    # (4.5 s late once, with two suites running) could let the soft limit fire first. Once
+    # paused, nothing moves: the sample after it shows the message held.
+    pid = wait_until(
+        lambda: _started_in(harness, task_id),
         timeout=STARTED_TIMEOUT_SECONDS,
-        what=f"{HARD_EVENT}'s started line",
+        what=f"{HARD_EVENT}'s started record",
+        interval=0.01,
     )
-    pid = int(started_line.group("pid"))
     if harness.sole_pool_process() != pid:
         raise RuntimeError(f"{HARD_EVENT} runs in {pid}, not in the worker's only pool process")
     os.kill(pid, signal.SIGSTOP)
