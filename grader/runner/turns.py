@@ -89,6 +89,8 @@ class Turns:
             self._fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
         except OSError as exc:
             raise RunnerError(f"cannot open the runs' turn lock {path}: {exc.strerror}") from None
+        #: What ``take`` writes after the pid, worked out once: a run takes a turn each time.
+        self._command = _command()
 
     def take(self, waiting: Waiting | None = None) -> None:
         """Wait for the turn (interruptible: Ctrl-C raises here as anywhere else); a turn
@@ -100,7 +102,7 @@ class Turns:
             fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             self._wait(waiting)
-        text = f"{os.getpid()}\n{_command()}\n".encode()
+        text = f"{os.getpid()}\n{self._command}\n".encode()
         with contextlib.suppress(OSError):  # a full disk only costs the waiters' notice
             os.pwrite(self._fd, text, 0)
             os.ftruncate(self._fd, len(text))
