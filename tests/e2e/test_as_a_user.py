@@ -158,6 +158,7 @@ def test_a_users_runs_share_no_lock_reach_no_pid_1_and_lock_sqlite_as_outside(
     assert found["heavy_holder"] == ["left a heavy holder\nfree\n"] * 3  # a turn's end
     around = found["around"]
     assert around["uid"] == NOBODY and around["null"] == 1
+    assert around["turns"] == []  # the user's turn lock, held by this grader: out of reach
     assert around["dev"] == sorted(DEVICES)
     assert around["etc"] == sorted(
         ["group", "hosts", "ld.so.cache", "localtime", "nsswitch.conf", "passwd"]

@@ -19,11 +19,15 @@ from tests.support.lock_probes import HOLD, LOOK
 
 LIMITS = Limits(wall_seconds=20)
 SHARED = ("os.__file__", "'/etc/passwd'", "'/etc/ld.so.cache'", "'/dev/null'", "'/dev/zero'")
+#: ``turns``, the attack on the user's turn lock (held by this very grader while the run
+#: runs): a run that could open it could stall every grader of the user, or forge the
+#: holder's name that another grader prints.
 LOOK_AROUND = """
-import json, os
+import glob, json, os
 print(json.dumps({"uid": os.getuid(), "root": sorted(os.listdir("/")),
                   "dev": sorted(os.listdir("/dev")), "null": open("/dev/null", "w").write("x"),
-                  "etc": sorted(os.listdir("/etc"))}))
+                  "etc": sorted(os.listdir("/etc")),
+                  "turns": sorted(glob.glob("/tmp/grader-*") + glob.glob("/tmp/*/devices.lock"))}))
 """
 #: The attack: PID 1 (``cat``) is the user's own uid on the machine here, as the student is,
 #: but it holds the capabilities of the grader's user namespace: its memory would let the
