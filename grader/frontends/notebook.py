@@ -14,7 +14,6 @@ import atexit
 import dataclasses
 import os
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -25,7 +24,6 @@ from grader.judge.results import CheckReport, build_report, failed_check
 if TYPE_CHECKING:
     from grader.app.inbox_client import HandinReceipt
     from grader.app.service import GradingService, GradingSettings
-    from grader.runner.turns import Holder
 
 
 @dataclasses.dataclass(frozen=True)
@@ -76,23 +74,15 @@ def _check(
     exercise_id: str, submission: str | Path | None, lang: str, root: str | Path | None
 ) -> CheckReport:
     from grader.app.service import GradingSettings
+    from grader.frontends.commands.common import turn_notices
 
     # one service (and so one warm master) whatever the language; the call chooses it
     settings = GradingSettings.from_env(root=root, lang="zh", self_check=True)
     path = Path(submission) if submission is not None else None
     service = _service(settings)
-    service.on_turn_wait = _turn_notices(lang)  # this call's language, read by its new server
+    # who holds the user's turn, in the cell's output, in this call's language
+    service.on_turn_wait = turn_notices(lang)
     return service.check(exercise_id, path, lang=lang).report
-
-
-def _turn_notices(lang: str) -> Callable[[Holder | None], None]:
-    """Says in the cell's output (stderr) who holds the user's turn while a run waits."""
-    from grader.render.catalog import turn_wait_notice
-
-    def tell(holder: Holder | None) -> None:
-        print(turn_wait_notice(holder, lang), file=sys.stderr, flush=True)
-
-    return tell
 
 
 #: Keyed by the settings and, when no root is given, the directory it is searched from.

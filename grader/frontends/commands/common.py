@@ -43,12 +43,17 @@ def emit(text: str, stream: TextIO | None = None) -> None:
         os.close(devnull)
 
 
-def turn_notices(lang: str, stream: TextIO | None = None) -> Callable[[Holder | None], None]:
+def turn_notices(
+    lang: str, stream: TextIO | None = None, *, below_bar: bool = False
+) -> Callable[[Holder | None], None]:
     """Tells the person waiting (on stderr: ``--json`` output stays clean) who holds their
-    runs' turn, when a run of theirs waits for it (``grader.runner.turns``)."""
+    runs' turn, when a run of theirs waits for it (``grader.runner.turns``). The one teller
+    of ``grader check``, ``check()`` in a notebook and a batch's workers; ``below_bar``
+    starts the notice on a line of its own, under a progress bar."""
+    lead = "\n" if below_bar else ""
 
     def tell(holder: Holder | None) -> None:
-        emit(turn_wait_notice(holder, lang), stream or sys.stderr)
+        emit(lead + turn_wait_notice(holder, lang), stream or sys.stderr)
 
     return tell
 

@@ -14,21 +14,21 @@ from __future__ import annotations
 
 import atexit
 import contextlib
-import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from grader.app.fingerprint import verdict_fingerprint as _verdict_fingerprint
 from grader.app.service import GradingService, GradingSettings
+from grader.frontends.commands.common import turn_notices
 from grader.judge.exercises import exercise_ids, get_exercise
 from grader.judge.exercises.spec import Exercise
 from grader.judge.results import CheckReport
 from grader.judge.submission import Submission
-from grader.render.catalog import resolve_lang, turn_wait_notice
+from grader.render.catalog import resolve_lang
 
 if TYPE_CHECKING:
-    from grader.runner.turns import Holder
+    pass
 
 
 class Session(Protocol):
@@ -59,14 +59,11 @@ def _service(hide: tuple[Path, ...]) -> GradingService:
     service = _services.get(hide)
     if service is None:
         settings = GradingSettings.from_env(hide=hide, lang="en", use_cache=False)
-        service = _services[hide] = GradingService(settings, on_turn_wait=tell_turn_wait)
+        # a run waiting for the user's turn (grading as a user) says who holds it, under
+        # the progress bar, in the instructor's language
+        tell = turn_notices(resolve_lang(), below_bar=True)
+        service = _services[hide] = GradingService(settings, on_turn_wait=tell)
     return service
-
-
-def tell_turn_wait(holder: Holder | None) -> None:
-    """A run of the batch waits for the user's turn (grading as a user): say who holds it,
-    on stderr, on a line of its own below the progress bar, in the instructor's language."""
-    print("\n" + turn_wait_notice(holder, resolve_lang()), file=sys.stderr, flush=True)
 
 
 def close_services() -> None:
