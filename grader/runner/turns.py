@@ -72,6 +72,16 @@ _told_last: list[tuple[Holder | None, float]] = []
 _PASSWORD = re.compile(r"(://[^/:@\s]*:)[^/@\s]*@")
 
 
+def _told_lately(holder: Holder | None) -> bool:
+    """Whether this process named ``holder`` less than ``REPEAT_AFTER`` ago (and if not,
+    it is named now): a holder that changes (stopped, resumed, another) is told at once."""
+    now = time.monotonic()
+    if _told_last and _told_last[0][0] == holder and now - _told_last[0][1] < REPEAT_AFTER:
+        return True
+    _told_last[:] = [(holder, now)]
+    return False
+
+
 def lock_path() -> Path:
     return Path(tempfile.gettempdir()) / f"grader-{os.geteuid()}" / "devices.lock"
 
@@ -155,25 +165,18 @@ class Turns:
             watcher.join(timeout=1.0)  # a notice stuck on a full stderr pipe never holds a run
 
     def _watch(self, done: threading.Event, waiting: Waiting) -> None:
-        told: tuple[Holder | None] | None = None
-        while not done.wait(PATIENCE if told is None else LOOK_AGAIN):
+        pause = PATIENCE
+        while not done.wait(pause):
+            pause = LOOK_AGAIN
             holder = self.holder()
             if holder is not None and not holder.stopped and _in_our_group(holder.pid):
                 continue  # another worker of this same grader (a batch's): nothing to tell
             if done.is_set():  # the turn came meanwhile: no word about the holder before
                 return
-            if told is None or told[0] != holder:
-                told = (holder,)
-                now = time.monotonic()
-                if (
-                    _told_last
-                    and _told_last[0][0] == holder
-                    and now - _told_last[0][1] < REPEAT_AFTER
-                ):
-                    continue  # this process said so a moment ago
-                _told_last[:] = [(holder, now)]
-                with contextlib.suppress(Exception):  # a notice that fails never stops a run
-                    waiting(holder)
+            if _told_lately(holder):
+                continue
+            with contextlib.suppress(Exception):  # a notice that fails never stops a run
+                waiting(holder)
 
     def give(self) -> None:
         """End the turn (nothing happens if it is not held). The file is emptied first, so

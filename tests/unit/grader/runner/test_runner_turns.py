@@ -368,3 +368,20 @@ def test_a_grader_closing_while_another_holds_the_turn_leaves_its_name(tmp_path:
         reader = Turns(path)
         assert reader.holder() == Holder(holder.pid, f"turn_holder.py {path} --stop", True)
         reader.close()
+
+
+def test_a_process_names_the_same_holder_once_a_minute_and_a_new_one_at_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    clock = [1000.0]
+    monkeypatch.setattr(turns.time, "monotonic", lambda: clock[0])
+    monkeypatch.setattr(turns, "_told_last", [])
+    stopped = Holder(4242, "grader check EX-12-01", stopped=True)
+    resumed = Holder(4242, "grader check EX-12-01", stopped=False)
+    assert not turns._told_lately(stopped)  # told
+    clock[0] += turns.REPEAT_AFTER - 1
+    assert turns._told_lately(stopped)  # the next run's wait, behind the same holder
+    assert not turns._told_lately(resumed)  # it changed: told at once
+    assert not turns._told_lately(None)
+    clock[0] += turns.REPEAT_AFTER
+    assert not turns._told_lately(None)  # a minute on: told again
