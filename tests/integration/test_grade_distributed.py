@@ -39,11 +39,13 @@ PROFILES = [
 TOTAL = len(PROFILES) * len(EXERCISES)
 
 
-def _start_worker(broker: str, db: str, log: Path) -> subprocess.Popen[bytes]:
+def _start_worker(broker: str, db: str, log: Path, tmp: Path) -> subprocess.Popen[bytes]:
+    """A worker whose temporary files go to ``tmp`` (so what it leaves there can be seen)."""
+    tmp.mkdir()
     with log.open("wb") as sink:
         return subprocess.Popen(
             [*grader_command(), "worker", "--broker", broker, "--db", db, "--concurrency", "1"],
-            env=environment(),
+            env=environment({"TMPDIR": str(tmp)}),
             stdout=sink,
             stderr=subprocess.STDOUT,
             start_new_session=True,  # its own process group: killed as a whole machine would be
@@ -90,7 +92,10 @@ def workers(
     rabbitmq_vhost: RabbitMQVhost, postgres_url: str, tmp_path: Path
 ) -> Iterator[list[subprocess.Popen[bytes]]]:
     started = [
-        _start_worker(rabbitmq_vhost.url, postgres_url, tmp_path / f"worker{n}.log") for n in (1, 2)
+        _start_worker(
+            rabbitmq_vhost.url, postgres_url, tmp_path / f"worker{n}.log", tmp_path / f"tmp{n}"
+        )
+        for n in (1, 2)
     ]
     try:
         yield started
@@ -153,6 +158,11 @@ def test_two_workers_one_killed_every_grading_recorded_once(
             assert rows[(member.student, exercise)] == want, (member, exercise)
     assert len({row[3] for row in canonical(postgres_url)}) > 1
     assert len(_workers_recorded(postgres_url)) >= 2  # both workers took part
+
+    survivor = workers[1]
+    _stop(survivor)  # a warm shutdown, as a machine's service manager does it
+    assert survivor.returncode == 0, (tmp_path / "worker2.log").read_text()
+    assert list((tmp_path / "tmp2").iterdir()) == []  # no scratch folder or file left behind
 
 
 def test_no_worker_consuming_is_exit_2_after_the_wait_timeout(

@@ -217,5 +217,16 @@ def _process_state(db_url: str) -> tuple[Any, Path]:
         _process.update(pid=os.getpid(), book=Gradebook(db_url), scratch=scratch_folder())
         import atexit
 
-        atexit.register(shutil.rmtree, _process["scratch"], True)
+        from celery.signals import worker_process_shutdown
+
+        # a prefork pool process ends with os._exit (no atexit): the shutdown signal is
+        # how it removes its folder; atexit does it for the solo and threads pools
+        worker_process_shutdown.connect(_drop_scratch, weak=False, dispatch_uid=__name__)
+        atexit.register(_drop_scratch)
     return _process["book"], _process["scratch"]
+
+
+def _drop_scratch(**_: Any) -> None:
+    """Remove this process's scratch folder (unpacked zips) when it ends."""
+    if _process.get("pid") == os.getpid():
+        shutil.rmtree(_process["scratch"], ignore_errors=True)
