@@ -16,7 +16,7 @@ import atexit
 import contextlib
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from grader.app.fingerprint import verdict_fingerprint as _verdict_fingerprint
 from grader.app.service import GradingService, GradingSettings
@@ -26,9 +26,6 @@ from grader.judge.exercises.spec import Exercise
 from grader.judge.results import CheckReport
 from grader.judge.submission import Submission
 from grader.render.catalog import resolve_lang
-
-if TYPE_CHECKING:
-    pass
 
 
 class Session(Protocol):
