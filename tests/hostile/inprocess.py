@@ -47,6 +47,7 @@ from tests.hostile.residue import allow_children, children_of
 if TYPE_CHECKING:
     from grader.errors import GraderError
     from grader.judge.results import CheckReport
+    from grader.runner import Limits
 
 #: What a master forked for one check may take to go once the check returned (it is
 #: signalled when the session closes; on a busy machine the exit can lag a little).
@@ -120,12 +121,14 @@ class Outcome:
 
 
 class Corpus:
-    """One ``GradingService`` (course root ``root``, sandbox ``isolation``) for many cases."""
+    """One ``GradingService`` (course root ``root``, sandbox ``isolation``, run ``limits``,
+    default the grader's) for many cases."""
 
-    def __init__(self, root: Path, isolation: str, tap: Tap) -> None:
+    def __init__(self, root: Path, isolation: str, tap: Tap, limits: Limits | None = None) -> None:
         self.root = root
         self.isolation = isolation
         self.tap = tap
+        self.limits = limits
         self._service: Any = None
         self._masters: dict[tuple[str, ...], int] = {}
         self._start()
@@ -137,7 +140,7 @@ class Corpus:
 
         registered_texts()
         settings = GradingSettings.from_env(
-            root=self.root, lang="en", isolation=self.isolation, self_check=True
+            root=self.root, lang="en", isolation=self.isolation, self_check=True, limits=self.limits
         )
         self._service = GradingService(settings)
         preloads = {merged_preload([get_exercise(i)]) for i in exercise_ids()}

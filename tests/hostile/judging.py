@@ -9,6 +9,7 @@ import json
 import math
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -22,6 +23,9 @@ from tests.hostile.residue import (
     remove_drops,
 )
 from tests.support.waiting import lasting
+
+if TYPE_CHECKING:
+    from grader.runner import Limits
 
 #: Seconds the grader may need on top of the sandbox's own wall limits (start-up, judging).
 SLACK = 15.0
@@ -44,16 +48,18 @@ def budget(exercise: str, per_run: float | None = None) -> float:
     return (1 + math.ceil(others / _parallelism())) * wave + SLACK
 
 
-def time_limit(case: Case) -> float:
+def time_limit(case: Case, limits: Limits | None = None) -> float:
     """A probe that hits the wall limit on the real code ends the check once the real run
     ends; but the real run is at a uniformly random place (issue 32), so every run before
     it may hit the limit too: the whole batch, one wall ceiling per wave (on a busy machine
-    a CPU-bound run may take up to the ceiling: time waiting for a CPU is not charged)."""
+    a CPU-bound run may take up to the ceiling: time waiting for a CPU is not charged).
+    ``limits``: those the case was graded with (default: the grader's)."""
     from grader.runner import Limits
 
-    if case.timeout:
-        return budget(case.exercise, per_run=Limits().wall_ceiling)
-    return budget(case.exercise)
+    limits = limits or Limits()
+    return budget(
+        case.exercise, per_run=limits.wall_ceiling if case.timeout else limits.wall_seconds
+    )
 
 
 def namespaces_available() -> bool:
@@ -121,12 +127,12 @@ def report_line(mode: str, case: Case, graded: Graded, extra: list[str]) -> None
         f.write(json.dumps(line, ensure_ascii=False) + "\n")
 
 
-def kill_after(case: Case) -> float:
+def kill_after(case: Case, limits: Limits | None = None) -> float:
     """The check's own upper bound (its waves at their wall limits, ``time_limit``) plus
     30 s: a grader slower than that has hung, whatever the load. A flat 30 s for the cases
     that should not hit the wall limit called ``memory_bomb.py`` hung at 30.0 s with two
     suites running (2026-12-03, 23:00), within what its limits allow."""
-    return time_limit(case) + 30
+    return time_limit(case, limits) + 30
 
 
 def grade_quietly(
@@ -158,13 +164,20 @@ def sweep(before: Snapshot, course_root: Path, shared: tuple[str, ...] = ()) -> 
     return residue
 
 
-def verdict(case: Case, graded: Graded, residue: list[str], isolation: str | None) -> None:
-    """Residue always fails the test; a known hole that still works is an expected failure."""
+def verdict(
+    case: Case,
+    graded: Graded,
+    residue: list[str],
+    isolation: str | None,
+    limits: Limits | None = None,
+) -> None:
+    """Residue always fails the test; a known hole that still works is an expected failure.
+    ``limits``: those the case was graded with (default: the grader's)."""
     report_line(isolation or "auto", case, graded, residue)
     title = f"{case.name} ({case.trick})"
     assert not residue, f"{title} left residue:\n  " + "\n  ".join(residue)
     expected_mode = isolation or ("namespaces" if namespaces_available() else None)
-    problems = problems_with(case, graded, time_limit(case), expected_mode)
+    problems = problems_with(case, graded, time_limit(case, limits), expected_mode)
     hole = case.hole_in(isolation)
     if hole and problems:
         pytest.xfail(f"known hole {hole} (tests/hostile/FINDINGS.md): {problems[0]}")

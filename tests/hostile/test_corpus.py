@@ -11,11 +11,14 @@ Two ways in, one judge (judging.py ``verdict``; residue.py for what "left behind
   stands in for ``grader check --json``). Each check still gets a fresh student session, so
   a fork server of its own; the masters it forks from are shared, so they must outlive
   every case unchanged and the baseline is graded through the same service before and
-  after the corpus. An input error is graded once and read in both languages.
+  after the corpus. An input error is graded once and read in both languages. The cases
+  that hit the wall limit (``# timeout: yes``) are graded the same way by a second service
+  whose runs have a 2 s wall limit (``SHORT_WALL``): a spinning case burns a CPU for every
+  wall limit it reaches.
 * **Through the real CLI** (``grader check --json`` in a subprocess): the cases below, each
-  for a reason the in-process path cannot show, plus the wall-limit cases (graded side by
-  side: they wait on the clock, and only a subprocess can be killed if the grader hangs)
-  and the dedicated CLI tests further down (text report, ``grader list``, cwd, isolation).
+  for a reason the in-process path cannot show, one wall-limit case at the grader's own
+  limits (``WALL_ON_THE_CLI``: it sleeps), and the dedicated CLI tests further down (text
+  report, ``grader list``, cwd, isolation).
 
 CLI cases (``CLI_CASES``; an input error among them is graded in Chinese, the default):
 
@@ -50,12 +53,12 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from grader.runner import Limits
 from tests.hostile.corpus import (
     FILES,
     LINK_TARGET,
@@ -327,21 +330,69 @@ def test_grader_list_neither_writes_through_nor_blocks_on_a_trapped_cache(
     _trap_held(case, tmp_path)
 
 
+#: The wall-limit cases graded at the grader's own limits, through the real CLI: one that
+#: sleeps (it waits on the clock and burns no CPU).
+WALL_ON_THE_CLI = frozenset({"sleep_forever_nondaemon_thread.py"})
+#: The others run to a short wall limit: a spinning case burns a CPU for each of its runs'
+#: wall limits, 93 CPU-s of the suite at the grader's 10 s (2026-12-04). What ends a run
+#: at its wall limit is the same code whatever the limit.
+SHORT_WALL = Limits(wall_seconds=2.0, wall_ceiling_seconds=6.0)
+#: Cases whose run against the real code can only end at the wall limit, and must say so.
+ENDED_BY_THE_WALL = frozenset(
+    {"infinite_loop.py", "ignore_signals_then_spin.py", "sleep_forever_nondaemon_thread.py"}
+)
+
+
+def _says_it_was_stopped(case: Case, graded: Graded) -> None:
+    """``runs_cleanly`` reports the wall limit, for a case that can end no other way."""
+    if case.name in ENDED_BY_THE_WALL:
+        checks = {c["name"]: c for c in (graded.payload or {}).get("checks", [])}
+        assert checks["runs_cleanly"]["message_id"] == "run.timeout", graded.stdout
+
+
+@pytest.fixture(scope="module")
+def short_wall(course_root: Path) -> Iterator[Corpus]:
+    """An in-process service whose runs have ``SHORT_WALL``."""
+    tap = Tap()
+    corpus = Corpus(course_root, "auto", tap, limits=SHORT_WALL)
+    try:
+        yield corpus
+    finally:
+        corpus.close()
+        tap.close()
+
+
 @pytest.mark.slow
-def test_submissions_that_hit_the_wall_limit_never_pass(course_root: Path, tmp_path: Path) -> None:
-    """Endless loops, ignored signals, unjoinable threads: graded side by side to save time
-    (they wait on the wall clock, not on the CPU); each must still end within its budget."""
+@pytest.mark.parametrize(
+    "case", [c for c in WALL if c.name not in WALL_ON_THE_CLI], ids=lambda case: case.name
+)
+def test_submissions_that_hit_a_short_wall_limit_never_pass(
+    case: Case, course_root: Path, short_wall: Corpus, tmp_path: Path
+) -> None:
+    """Endless loops, ignored signals, runaway recursion, daemons left behind: each run is
+    ended at its wall limit, the check fails within its budget and leaves nothing."""
     before = Snapshot.take(course_root)
-    with ThreadPoolExecutor(max_workers=len(WALL)) as pool:
-        results = list(pool.map(lambda c: grade_quietly(c, tmp_path, course_root, None), WALL))
-    residue = sweep(before, course_root)
-    failures = []
-    for case, graded in zip(WALL, results, strict=True):
-        try:
-            verdict(case, graded, residue, None)
-        except AssertionError as error:
-            failures.append(str(error))
-    assert not failures, "\n".join(failures)
+    outcome = short_wall.grade(
+        case.exercise, materialize(case, tmp_path), timeout=kill_after(case, SHORT_WALL)
+    )
+    residue = sweep(before, course_root) + short_wall.leftovers()
+    graded = outcome.render("en")
+    verdict(case, graded, residue, None, SHORT_WALL)
+    _says_it_was_stopped(case, graded)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "case", [c for c in WALL if c.name in WALL_ON_THE_CLI], ids=lambda case: case.name
+)
+def test_a_submission_that_hits_the_wall_limit_fails_through_the_cli(
+    case: Case, course_root: Path, tmp_path: Path
+) -> None:
+    """The grader's own wall limit, through ``grader check``: the check fails in time."""
+    before = Snapshot.take(course_root)
+    graded = grade_quietly(case, tmp_path, course_root, None)
+    verdict(case, graded, sweep(before, course_root), None)
+    _says_it_was_stopped(case, graded)
 
 
 def test_text_report_carries_no_terminal_controls(course_root: Path, tmp_path: Path) -> None:
