@@ -13,8 +13,8 @@ Two ways in, one judge (judging.py ``verdict``; residue.py for what "left behind
   every case unchanged and the baseline is graded through the same service before and
   after the corpus. An input error is graded once and read in both languages. The cases
   that hit the wall limit (``# timeout: yes``) are graded the same way by a second service
-  whose runs have a 2 s wall limit (``SHORT_WALL``): a spinning case burns a CPU for every
-  wall limit it reaches.
+  whose runs have 2 s wall and CPU limits (``SHORT_WALL``): a spinning case burns a CPU for
+  every limit it reaches.
 * **Through the real CLI** (``grader check --json`` in a subprocess): the cases below, each
   for a reason the in-process path cannot show, one wall-limit case at the grader's own
   limits (``WALL_ON_THE_CLI``: it sleeps), and the dedicated CLI tests further down (text
@@ -279,6 +279,8 @@ def test_every_case_is_graded_in_the_default_isolation() -> None:
     graded = [case.name for case in IN_PROCESS + ON_THE_CLI + WALL]
     assert sorted(graded) == sorted(names)
     assert {case.name for case in TRAPS} <= CLI_CASES
+    named = WALL_ON_THE_CLI | ENDED_BY_A_LIMIT
+    assert named <= {case.name for case in WALL}, sorted(named)
 
 
 @pytest.mark.parametrize("case", IN_PROCESS, ids=lambda case: case.name)
@@ -333,21 +335,24 @@ def test_grader_list_neither_writes_through_nor_blocks_on_a_trapped_cache(
 #: The wall-limit cases graded at the grader's own limits, through the real CLI: one that
 #: sleeps (it waits on the clock and burns no CPU).
 WALL_ON_THE_CLI = frozenset({"sleep_forever_nondaemon_thread.py"})
-#: The others run to a short wall limit: a spinning case burns a CPU for each of its runs'
-#: wall limits, 93 CPU-s of the suite at the grader's 10 s (2026-12-04). What ends a run
-#: at its wall limit is the same code whatever the limit.
-SHORT_WALL = Limits(wall_seconds=2.0, wall_ceiling_seconds=6.0)
-#: Cases whose run against the real code can only end at the wall limit, and must say so.
-ENDED_BY_THE_WALL = frozenset(
+#: The others run to short limits: a spinning case burns a CPU up to each of its runs'
+#: limits (93 CPU-s of the suite at the grader's 10 s, 2026-12-04), and every case waits for
+#: them. The wall and the CPU limit are equal, as the grader's are (10 s and 10 s), so that
+#: a spinning run races the two as it does there (``ignore_signals_then_spin.py`` ignores the
+#: CPU limit's SIGXCPU); what ends a run at either limit is the same code whatever the limit.
+SHORT_WALL = Limits(wall_seconds=2.0, wall_ceiling_seconds=6.0, cpu_seconds=2)
+#: Cases whose run against the real code can only end at a limit (the wall's, or the CPU's
+#: for a spinning one), and must say so.
+ENDED_BY_A_LIMIT = frozenset(
     {"infinite_loop.py", "ignore_signals_then_spin.py", "sleep_forever_nondaemon_thread.py"}
 )
 
 
 def _says_it_was_stopped(case: Case, graded: Graded) -> None:
-    """``runs_cleanly`` reports the wall limit, for a case that can end no other way."""
-    if case.name in ENDED_BY_THE_WALL:
+    """``runs_cleanly`` reports a limit, for a case that can end no other way."""
+    if case.name in ENDED_BY_A_LIMIT:
         checks = {c["name"]: c for c in (graded.payload or {}).get("checks", [])}
-        assert checks["runs_cleanly"]["message_id"] == "run.timeout", graded.stdout
+        assert checks["runs_cleanly"]["message_id"] in ("run.timeout", "run.limit"), graded.stdout
 
 
 @pytest.fixture(scope="module")
