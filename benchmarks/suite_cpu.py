@@ -17,12 +17,15 @@ adds the lines up by module and by test function::
         -m "not alone"                           # SUITE_CPU_DIR, default /tmp/suite-cpu
     .venv/bin/python benchmarks/suite_cpu.py summary /tmp/suite-cpu
 
-A module fixture's CPU is counted in the first test that uses it.
+A module fixture's CPU is counted in the first test that uses it. Each run writes its files
+anew (one per worker). Without ``-n``, root or the controller, it refuses to start, saying
+why: a plugin that measures nothing would report nothing and look like a result.
 """
 
 from __future__ import annotations
 
 import collections
+import contextlib
 import json
 import os
 import re
@@ -48,7 +51,15 @@ class _PerTest:
         self.group.mkdir(exist_ok=True)
         (self.group / "cgroup.procs").write_text(str(os.getpid()))
         OUT.mkdir(parents=True, exist_ok=True)
-        self.out = (OUT / f"{worker}.jsonl").open("a", encoding="utf-8")
+        self.out = (OUT / f"{worker}.jsonl").open("w", encoding="utf-8")
+
+    def pytest_unconfigure(self) -> None:
+        """Back to the root group, and the worker's group removed (it stays while a process
+        the suite left behind is still in it)."""
+        self.out.close()
+        (CPUACCT / "cgroup.procs").write_text(str(os.getpid()))
+        with contextlib.suppress(OSError):
+            self.group.rmdir()
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_protocol(self, item: pytest.Item) -> Generator[None, None, None]:
@@ -62,8 +73,15 @@ class _PerTest:
 
 def pytest_configure(config: pytest.Config) -> None:
     worker = os.environ.get("PYTEST_XDIST_WORKER")
-    if worker and CPUACCT.is_dir():
+    if worker:
         config.pluginmanager.register(_PerTest(worker), "suite_cpu_per_test")
+        return
+    if not config.getoption("numprocesses", None):
+        raise pytest.UsageError("suite_cpu measures xdist workers: run pytest with -n N")
+    if not (CPUACCT / "cgroup.procs").is_file() or not os.access(CPUACCT, os.W_OK):
+        raise pytest.UsageError(f"suite_cpu needs root and cgroup v1's cpuacct at {CPUACCT}")
+    for old in OUT.glob("*.jsonl"):
+        old.unlink()  # this run's files only
 
 
 def summary(folder: Path, top: int = 30) -> str:
