@@ -206,3 +206,15 @@ class Corpus:
 
     def close(self) -> None:
         self._service.close()
+
+
+@contextlib.contextmanager
+def opened_corpus(root: Path, isolation: str, limits: Limits | None = None) -> Iterator[Corpus]:
+    """A ``Corpus`` with a ``Tap`` of its own, both closed at the end."""
+    tap = Tap()
+    corpus = Corpus(root, isolation, tap, limits)
+    try:
+        yield corpus
+    finally:
+        corpus.close()
+        tap.close()

@@ -70,7 +70,7 @@ from tests.hostile.corpus import (
     trapped_course,
 )
 from tests.hostile.grading import GRADER_TRACEBACK, Graded, grade
-from tests.hostile.inprocess import Corpus, Outcome, Tap
+from tests.hostile.inprocess import Corpus, Outcome, opened_corpus
 from tests.hostile.judging import budget, grade_quietly, kill_after, sweep, verdict
 from tests.hostile.residue import (
     CANARY,
@@ -213,13 +213,8 @@ class Service:
 @pytest.fixture(scope="module")
 def service(course_root: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
     """One service for every in-process case, with its baseline taken before the first."""
-    tap = Tap()
-    corpus = Corpus(course_root, "auto", tap)
-    try:
+    with opened_corpus(course_root, "auto") as corpus:
         yield Service(corpus, tmp_path_factory.mktemp("service-baseline-before"))
-    finally:
-        corpus.close()
-        tap.close()
 
 
 # -- the cases ---------------------------------------------------------------------------------
@@ -358,13 +353,8 @@ def _says_it_was_stopped(case: Case, graded: Graded) -> None:
 @pytest.fixture(scope="module")
 def short_wall(course_root: Path) -> Iterator[Corpus]:
     """An in-process service whose runs have ``SHORT_WALL``."""
-    tap = Tap()
-    corpus = Corpus(course_root, "auto", tap, limits=SHORT_WALL)
-    try:
+    with opened_corpus(course_root, "auto", SHORT_WALL) as corpus:
         yield corpus
-    finally:
-        corpus.close()
-        tap.close()
 
 
 @pytest.mark.slow
