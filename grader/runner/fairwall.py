@@ -10,11 +10,6 @@ run ends by ``Limits.wall_ceiling``: a run that starves itself (a low priority,
 its own crowd of processes) gains at most that.
 
 Only runs past their plain wall limit are measured, at most every ``RECHECK`` seconds.
-
-A run whose student processes have all ended is never killed on the wall limit
-(``students_done``): what is left is the grader's own (the supervisor reaping, the zygote
-reporting), and on a busy machine it can wait for a CPU long enough to push the run past
-its limit, turning finished work into a timeout. The ceiling still ends it.
 """
 
 from __future__ import annotations
@@ -67,23 +62,3 @@ def process_tree(top: int) -> list[int]:
         found.append(pid)
         todo.extend(children.get(pid, ()))
     return found
-
-
-def students_done(grader_own: int, *, below_only: bool) -> bool:
-    """No process of the student's is left in the tree of ``grader_own``: every one of them
-    has exited (gone, or a zombie not yet reaped). ``below_only``: ``grader_own`` is itself
-    the grader's (the rlimits supervisor, or PID 1 of the run's namespace) and only the
-    processes below it are the student's; otherwise it is the student's own process."""
-    tree = process_tree(grader_own)
-    students = tree[1:] if below_only else tree
-    return all(_ended(pid) for pid in students)
-
-
-def _ended(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as f:
-            stat = f.read()
-    except OSError:
-        return True
-    state = stat[stat.rfind(b")") + 2 :].split()[:1]
-    return state in ([b"Z"], [b"X"])

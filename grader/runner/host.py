@@ -290,18 +290,10 @@ class Host:
         later = fairwall.next_deadline(
             run.request.limits, elapsed=elapsed, waited=run.waited or 0.0
         )
-        if later is None and elapsed < run.request.limits.wall_ceiling and self._done(run):
-            later = min(run.request.limits.wall_ceiling, elapsed + fairwall.RECHECK)
         if later is None:
             self._kill(run, "wall")
         else:
             run.deadline = run.started + later
-
-    def _done(self, run: Run) -> bool:
-        """The student's processes have all ended, the grader's own have yet to report it."""
-        if run.proc.init is not None:  # namespaces: every process of the run's namespace
-            return fairwall.students_done(run.proc.init, below_only=True)
-        return fairwall.students_done(run.proc.top, below_only=self.mode == "rlimits")
 
     def _end_processes(self, run: Run) -> None:
         """rlimits: the run is over, so is every process it started (``Housing.end_run``)."""
