@@ -66,13 +66,15 @@ def crowded_cpu(server: ForkServer) -> Iterator[int]:
 def test_a_run_slowed_by_a_busy_cpu_is_not_killed_on_wall(
     server: ForkServer, crowded_cpu: int
 ) -> None:
-    # 0.8 s of CPU on a CPU shared four ways takes about 3.2 s of wall: well past the plain
-    # limit of 2 s, while what it is charged (its CPU and its start, about 0.45 s on a slow
-    # day: 1.05 s once, against a limit of 1 s) stays well under it
-    limits = Limits(wall_seconds=2.0, wall_ceiling_seconds=60.0)
-    obs = run(server, BURN.format(cpu=0.8), limits=limits)
+    # 1 s of CPU on a CPU shared four ways takes about 4 s of wall: well past the plain limit
+    # of 3 s, while what it is charged stays under it: its CPU, its start and, once its work
+    # is done, the grader's own reporting, which nobody's CPU wait covers (about 0.9 s for
+    # 0.8 s of CPU alone; 2.04 s once beside a second suite, in rlimits mode, against the
+    # 2 s limit this test had then: benchmarks/HISTORY.md, 2026-12-04, afternoon)
+    limits = Limits(wall_seconds=3.0, wall_ceiling_seconds=60.0)
+    obs = run(server, BURN.format(cpu=1.0), limits=limits)
     assert obs.exit_code == 0 and obs.stdout == "burned\n", (obs.limit_hit, obs.wall_seconds)
-    assert obs.wall_seconds > 2.0  # it really was slowed past the plain wall limit
+    assert obs.wall_seconds > 3.0  # it really was slowed past the plain wall limit
     assert obs.cpu_wait_seconds is not None and obs.cpu_wait_seconds > 0.3
 
 
