@@ -5,6 +5,7 @@ differs); a failing real run stops the batch."""
 from __future__ import annotations
 
 import dataclasses
+import random
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -119,6 +120,11 @@ def test_the_real_run_is_at_a_uniformly_random_place(
         return [observations(stdout="ok") for _ in names]
 
     monkeypatch.setattr(session, "run_with_oracles", recording)
+    # Seeded, so the verdict is the same in every suite: drawn from ``SystemRandom`` a test
+    # at p = 0.001 fails one suite in a thousand by design (it did once, 2026-12-04, χ² 35.4).
+    # The shuffle is the same code either way; the stand-in test above uses the real source.
+    seeded = random.Random(f"issue 32, jobs {jobs}")
+    monkeypatch.setattr(random, "SystemRandom", lambda: seeded)
     checks = 600
     for _ in range(checks):
         observe(EX_11_01, SUBMISSION, FakeServer(observations()), jobs=jobs)  # type: ignore[arg-type]
