@@ -5,12 +5,14 @@ differs); a failing real run stops the batch."""
 from __future__ import annotations
 
 import dataclasses
+import functools
 import random
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
 
+from grader.judge import grading
 from grader.judge.exercises import get_exercise
 from grader.judge.exercises.spec import CodeExercise
 from grader.judge.grading import observe
@@ -124,7 +126,7 @@ def test_the_real_run_is_at_a_uniformly_random_place(
     # at p = 0.001 fails one suite in a thousand by design (it did once, 2026-12-04, χ² 35.4).
     # The shuffle is the same code either way; the stand-in test above uses the real source.
     seeded = random.Random(f"issue 32, jobs {jobs}")
-    monkeypatch.setattr(random, "SystemRandom", lambda: seeded)
+    monkeypatch.setattr(grading, "batch_order", functools.partial(grading.batch_order, rng=seeded))
     checks = 600
     for _ in range(checks):
         observe(EX_11_01, SUBMISSION, FakeServer(observations()), jobs=jobs)  # type: ignore[arg-type]
